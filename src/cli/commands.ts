@@ -1,0 +1,7 @@
+import type { CommandModule } from './command-module.ts';
+
+/** Top-level commands (`op-gen <name>`). */
+export const topLevelCommands: readonly CommandModule[] = [];
+
+/** Subcommands of `op-gen generate`. */
+export const generateCommands: readonly CommandModule[] = [];

@@ -1,0 +1,44 @@
+import { CommanderError } from 'commander';
+import { OpGenError } from '../errors.ts';
+import type { CommandIo } from './context.ts';
+import { createProgram } from './program.ts';
+
+/** Commander error codes that mean "wrong use of the CLI": exit 2. */
+const USAGE_CODES = new Set([
+  'commander.unknownCommand',
+  'commander.unknownOption',
+  'commander.missingArgument',
+  'commander.optionMissingArgument',
+  'commander.missingMandatoryOptionValue',
+  'commander.excessArguments',
+  'commander.invalidArgument',
+  'commander.conflictingOption',
+]);
+
+/** Runs the CLI and returns the exit code; never calls process.exit itself. */
+export async function main(argv: readonly string[], io: Partial<CommandIo> = {}): Promise<number> {
+  const fullIo: CommandIo = {
+    stdout: io.stdout ?? process.stdout,
+    stderr: io.stderr ?? process.stderr,
+    cwd: io.cwd ?? process.cwd(),
+  };
+  const program = createProgram(fullIo);
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return 0;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.exitCode === 0) return 0; // --help, --version
+      // A command group run without a subcommand prints its help as an error: a usage error too.
+      return USAGE_CODES.has(err.code) || err.code === 'commander.help' ? 2 : err.exitCode || 1;
+    }
+    if (err instanceof OpGenError) {
+      fullIo.stderr.write(`op-gen: ${err.message}\n`);
+      return err.exitCode;
+    }
+    fullIo.stderr.write(
+      `op-gen: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
+    return 70;
+  }
+}

@@ -1,0 +1,74 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { OpGenError } from '../errors.ts';
+import { toYaml } from './yaml.ts';
+
+export const PROJECT_FILE = 'op-gen.yaml';
+
+export interface ProjectResource {
+  /** Short group, e.g. `cache`; the API group is `<group>.<domain>`. */
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+  readonly plural: string;
+  readonly namespaced: boolean;
+  readonly controller: boolean;
+}
+
+export interface ProjectFile {
+  readonly version: 1;
+  readonly domain: string;
+  readonly projectName: string;
+  readonly repo?: string;
+  /** API source folder, relative to the project root. */
+  readonly apiDir: string;
+  readonly resources: readonly ProjectResource[];
+}
+
+export function apiGroup(project: Pick<ProjectFile, 'domain'>, group: string): string {
+  return `${group}.${project.domain}`;
+}
+
+/** Reads `op-gen.yaml` from `dir`; `undefined` when there is none. */
+export function readProjectFile(dir: string): ProjectFile | undefined {
+  const path = join(dir, PROJECT_FILE);
+  if (!existsSync(path)) return undefined;
+  let data: unknown;
+  try {
+    data = parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new OpGenError(
+      `${path}: not valid YAML (${(err as Error).message}). Fix the file or re-create it with \`op-gen init\`.`,
+    );
+  }
+  if (typeof data !== 'object' || data === null || !('domain' in data) || !('projectName' in data)) {
+    throw new OpGenError(
+      `${path}: missing \`domain\` or \`projectName\`. Fix the file or re-create it with \`op-gen init\`.`,
+    );
+  }
+  const raw = data as Partial<ProjectFile>;
+  return {
+    version: 1,
+    domain: String(raw.domain),
+    projectName: String(raw.projectName),
+    ...(raw.repo ? { repo: String(raw.repo) } : {}),
+    apiDir: raw.apiDir ?? 'src/api',
+    resources: raw.resources ?? [],
+  };
+}
+
+/** Like readProjectFile, but a missing file is an error telling the user what to do. */
+export function requireProjectFile(dir: string): ProjectFile {
+  const project = readProjectFile(dir);
+  if (!project) {
+    throw new OpGenError(
+      `${dir} is not an op-gen project (no ${PROJECT_FILE}). Run \`op-gen init\` first, or pass --cwd <project dir>.`,
+    );
+  }
+  return project;
+}
+
+export function renderProjectFile(project: ProjectFile): string {
+  return `# Written by op-gen. Records the project's domain and resources for later op-gen commands.\n${toYaml(project)}`;
+}

@@ -1,0 +1,26 @@
+import { stringify } from 'yaml';
+
+/**
+ * The one YAML emitter for generated manifests: block style, 2-space indent, no line folding,
+ * keys in the order the value has them (callers sort where order has no meaning).
+ */
+export function toYaml(value: unknown): string {
+  return stringify(value, { lineWidth: 0, indent: 2, aliasDuplicateObjects: false });
+}
+
+/** Several documents in one file, separated by `---`. */
+export function toYamlDocuments(values: readonly unknown[]): string {
+  return values.map((v) => toYaml(v)).join('---\n');
+}
+
+/** Deep copy of a JSON-like value with object keys sorted; arrays keep their order. */
+export function sortKeysDeep<T>(value: T): T {
+  if (Array.isArray(value)) return value.map((v: unknown) => sortKeysDeep(v)) as T;
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value).sort())
+      out[key] = sortKeysDeep((value as Record<string, unknown>)[key]);
+    return out as T;
+  }
+  return value;
+}
