@@ -1,4 +1,4 @@
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { OpGenError } from '../../errors.ts';
 import { changedFiles, writeFilesAtomically, type OutputFile } from '../../shared/atomic-write.ts';
 import { sortKeysDeep, toYaml } from '../../shared/yaml.ts';
@@ -41,7 +41,7 @@ export async function generateCrds(options: GenerateCrdsOptions): Promise<Genera
   await checkCelRules(builder);
   const crds = assembleCrds(kinds, { maxDescLen: options.maxDescLen });
   const files: OutputFile[] = crds.map((crd) => ({
-    path: join(cwd, outDir, `${crd.spec.group}_${crd.spec.names.plural}.yaml`),
+    path: join(resolve(cwd, outDir), `${crd.spec.group}_${crd.spec.names.plural}.yaml`),
     content: `---\n${toYaml(sortKeysDeep(crd))}`,
   }));
   const changed = options.check ? changedFiles(files) : writeFilesAtomically(files);

@@ -91,8 +91,15 @@ export class SchemaBuilder {
     this.#builtins = builtins;
   }
 
+  readonly #displayCache = new Map<string, string>();
+
   display(fileName: string): string {
-    return relative(this.#cwd, fileName) || fileName;
+    let shown = this.#displayCache.get(fileName);
+    if (shown === undefined) {
+      shown = relative(this.#cwd, fileName) || fileName;
+      this.#displayCache.set(fileName, shown);
+    }
+    return shown;
   }
 
   locationOf(node: TS.Node): SourceLocation {
