@@ -5,6 +5,4 @@ import { generateCrdCommand } from './generate-crd.ts';
 export const topLevelCommands: readonly CommandModule[] = [];
 
 /** Subcommands of `op-gen generate`. */
-export const generateCommands: readonly CommandModule[] = [
-  generateCrdCommand,
-];
+export const generateCommands: readonly CommandModule[] = [generateCrdCommand];

@@ -34,7 +34,9 @@ export async function generateCrds(options: GenerateCrdsOptions): Promise<Genera
   const { cwd } = options;
   const outDir = options.outDir ?? 'config/crd/bases';
   if (options.maxDescLen !== undefined && (!Number.isInteger(options.maxDescLen) || options.maxDescLen < 0)) {
-    throw new OpGenError(`--max-desc-len must be a whole number >= 0, got ${options.maxDescLen}`, { exitCode: 2 });
+    throw new OpGenError(`--max-desc-len must be a whole number >= 0, got ${options.maxDescLen}`, {
+      exitCode: 2,
+    });
   }
   const { kinds, builder } = await walkApi(options, { collectDocs: false });
   for (const k of kinds) checkStructural(k.schema, k.kind, builder.origins, k.location);

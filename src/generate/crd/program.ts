@@ -70,8 +70,15 @@ export function createApiProgram(ts: typeof TS, rootFiles: readonly string[], cw
       const text = readText(fileName);
       if (text === undefined) return undefined;
       const langOptions =
-        typeof languageVersionOrOptions === 'object' ? languageVersionOrOptions : { languageVersion: languageVersionOrOptions };
-      return ts.createSourceFile(fileName, text, { ...langOptions, jsDocParsingMode: ts.JSDocParsingMode.ParseNone }, false);
+        typeof languageVersionOrOptions === 'object'
+          ? languageVersionOrOptions
+          : { languageVersion: languageVersionOrOptions };
+      return ts.createSourceFile(
+        fileName,
+        text,
+        { ...langOptions, jsDocParsingMode: ts.JSDocParsingMode.ParseNone },
+        false,
+      );
     },
     getDefaultLibFileName: () => LIB_STUB_PATH,
     writeFile: () => undefined,
@@ -82,12 +89,24 @@ export function createApiProgram(ts: typeof TS, rootFiles: readonly string[], cw
       return literals.map((literal) => {
         const name = literal.text;
         if (name === 'op-gen') {
-          return { resolvedModule: { resolvedFileName: opGenEntry, extension: opGenEntry.endsWith('.d.ts') ? ts.Extension.Dts : ts.Extension.Ts, isExternalLibraryImport: false } };
+          return {
+            resolvedModule: {
+              resolvedFileName: opGenEntry,
+              extension: opGenEntry.endsWith('.d.ts') ? ts.Extension.Dts : ts.Extension.Ts,
+              isExternalLibraryImport: false,
+            },
+          };
         }
         if (name === K8S_MODULE) {
           const stub = `${K8S_STUB_DIR}${encodeURIComponent(containingFile)}.d.ts`;
           if (!texts.has(stub)) texts.set(stub, k8sStub(ts, containingSourceFile));
-          return { resolvedModule: { resolvedFileName: stub, extension: ts.Extension.Dts, isExternalLibraryImport: false } };
+          return {
+            resolvedModule: {
+              resolvedFileName: stub,
+              extension: ts.Extension.Dts,
+              isExternalLibraryImport: false,
+            },
+          };
         }
         return ts.resolveModuleName(name, containingFile, opts, moduleHost, cache);
       });
@@ -114,5 +133,7 @@ function k8sStub(ts: typeof TS, file: TS.SourceFile): string {
     if (!spec || !ts.isStringLiteral(spec) || spec.text !== K8S_MODULE) continue;
     for (const el of elements) names.add((el.propertyName ?? el.name).text);
   }
-  return [...names].map((n) => `export interface ${n} { readonly __opGenKubernetesBuiltin: '${n}'; }`).join('\n');
+  return [...names]
+    .map((n) => `export interface ${n} { readonly __opGenKubernetesBuiltin: '${n}'; }`)
+    .join('\n');
 }

@@ -18,7 +18,10 @@ export interface CelRuleProblem {
 
 export interface CelChecker {
   /** Problems with `rule` where `self` has `selfSchema`; empty when the rule is fine. */
-  checkCelRule(rule: string, selfSchema: JSONSchemaProps): readonly CelRuleProblem[] | Promise<readonly CelRuleProblem[]>;
+  checkCelRule(
+    rule: string,
+    selfSchema: JSONSchemaProps,
+  ): readonly CelRuleProblem[] | Promise<readonly CelRuleProblem[]>;
 }
 
 const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';

@@ -16,7 +16,11 @@ describe('generate crd on the rich fixture API (goldens)', () => {
   it('writes one CRD per group+kind, equal to the goldens (UPDATE_GOLDEN=1 rewrites them)', async () => {
     const result = await generateCrds({ cwd: FIXTURE, apiDir: 'api', outDir: out });
     const names = readdirSync(out).sort();
-    assert.deepEqual(names, ['infra.example.com_backuppolicies.yaml', 'infra.example.com_policies.yaml', 'shop.example.com_stores.yaml']);
+    assert.deepEqual(names, [
+      'infra.example.com_backuppolicies.yaml',
+      'infra.example.com_policies.yaml',
+      'shop.example.com_stores.yaml',
+    ]);
     assert.equal(result.changed.length, 3);
     if (process.env.UPDATE_GOLDEN) {
       rmSync(GOLDEN, { recursive: true, force: true });
@@ -25,7 +29,11 @@ describe('generate crd on the rich fixture API (goldens)', () => {
     }
     assert.deepEqual(readdirSync(GOLDEN).sort(), names);
     for (const name of names) {
-      assert.equal(readFileSync(join(out, name), 'utf8'), readFileSync(join(GOLDEN, name), 'utf8'), `${name} differs from its golden`);
+      assert.equal(
+        readFileSync(join(out, name), 'utf8'),
+        readFileSync(join(GOLDEN, name), 'utf8'),
+        `${name} differs from its golden`,
+      );
     }
   });
 
@@ -53,7 +61,11 @@ describe('generate crd on the rich fixture API (goldens)', () => {
     assert.equal(schema?.properties?.spec?.properties?.replicas?.description, 'replicas is...');
     const none = await generateCrds({ cwd: FIXTURE, apiDir: 'api', outDir: out, check: true, maxDescLen: 0 });
     const text = JSON.stringify(none.crds);
-    assert.doesNotMatch(text, /"description":"(?!desired replicas|Store docs)/, 'no schema descriptions left');
+    assert.doesNotMatch(
+      text,
+      /"description":"(?!desired replicas|Store docs)/,
+      'no schema descriptions left',
+    );
     assert.match(text, /"desired replicas"/, 'printer column descriptions are not schema descriptions');
   });
 
@@ -63,12 +75,30 @@ describe('generate crd on the rich fixture API (goldens)', () => {
     const spec = v1.schema.openAPIV3Schema.properties.spec;
     assert.equal(v1.storage, true);
     assert.equal(store.spec.versions.find((v: { name: string }) => v.name === 'v1alpha1').storage, false);
-    assert.deepEqual(spec.properties.replicas, { default: 1, description: 'replicas is the desired number of pods.', format: 'int32', maximum: 100, minimum: 0, type: 'integer' });
+    assert.deepEqual(spec.properties.replicas, {
+      default: 1,
+      description: 'replicas is the desired number of pods.',
+      format: 'int32',
+      maximum: 100,
+      minimum: 0,
+      type: 'integer',
+    });
     assert.deepEqual(spec.properties.logLevel.enum, ['debug', 'info', 'warn']);
-    assert.deepEqual(spec.properties.priority, { description: 'priority (a numeric TypeScript enum).', enum: [1, 2], type: 'integer' });
+    assert.deepEqual(spec.properties.priority, {
+      description: 'priority (a numeric TypeScript enum).',
+      enum: [1, 2],
+      type: 'integer',
+    });
     assert.equal(spec.properties.note.nullable, true);
     assert.deepEqual(spec.required, ['replicas', 'mode', 'containers', 'region']);
-    assert.deepEqual(Object.keys(spec.properties.containers.items.properties), ['args', 'cpu', 'image', 'memory', 'name', 'ports']);
+    assert.deepEqual(Object.keys(spec.properties.containers.items.properties), [
+      'args',
+      'cpu',
+      'image',
+      'memory',
+      'name',
+      'ports',
+    ]);
     assert.deepEqual(spec.properties.withoutRatio.required, ['cacheSize', 'verbose']);
     assert.equal(spec.properties.tunables.required, undefined);
     assert.equal(spec.properties.extra.type, undefined);
@@ -85,7 +115,9 @@ describe('generate crd on the rich fixture API (goldens)', () => {
 describe('loadApiModel', () => {
   it('returns every kind version with names, scope, storage and docs of the kind and its fields', async () => {
     const kinds = await loadApiModel({ cwd: FIXTURE, apiDir: 'api' });
-    const summary = kinds.map((k) => `${k.group}/${k.version}/${k.kind} ${k.plural} ${k.singular} ${k.namespaced ? 'ns' : 'cluster'} ${k.storage ? 'storage' : ''}`.trim());
+    const summary = kinds.map((k) =>
+      `${k.group}/${k.version}/${k.kind} ${k.plural} ${k.singular} ${k.namespaced ? 'ns' : 'cluster'} ${k.storage ? 'storage' : ''}`.trim(),
+    );
     assert.deepEqual(summary.sort(), [
       'infra.example.com/v1/Backup backuppolicies backuppolicy cluster',
       'infra.example.com/v1/Policy policies policy cluster',
@@ -97,7 +129,10 @@ describe('loadApiModel', () => {
     assert.ok(store?.tags.some((t) => t.name === 'printcolumn'));
     const replicas = store?.fields.find((f) => f.path === 'spec.replicas');
     assert.equal(replicas?.description, 'replicas is the desired number of pods.');
-    assert.deepEqual(replicas?.tags.map((t) => t.name), ['minimum', 'maximum', 'default']);
+    assert.deepEqual(
+      replicas?.tags.map((t) => t.name),
+      ['minimum', 'maximum', 'default'],
+    );
     assert.match(replicas?.location.file ?? '', /store_types\.ts$/);
     assert.ok(store?.fields.some((f) => f.path === 'spec.containers[].name'));
     assert.ok(store?.fields.some((f) => f.path === 'status.conditions[].reason'));
