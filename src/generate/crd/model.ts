@@ -229,7 +229,7 @@ function kindVersion(
         throw sourceError(
           decl ? builder.locationOf(decl) : seed.location,
           `${kindName}.metadata`,
-          `has type \`${checker.typeToString(metaType)}\``,
+          `has type \`${checker.typeToString(nonNull ?? metaType)}\``,
           "A kind's metadata is `ObjectMeta` (import type { ObjectMeta } from 'op-gen'); the API server owns its schema",
         );
       }
@@ -247,12 +247,10 @@ function kindVersion(
   schema = builder.applyMarkers(schema, markers, where);
   builder.origins.set(schema, where);
   const fields = builder.fieldDocs
-    ? builder.fieldDocs
-        .splice(0)
-        .map((f) => ({
-          ...f,
-          path: f.path.startsWith(`${kindName}.`) ? f.path.slice(kindName.length + 1) : f.path,
-        }))
+    ? builder.fieldDocs.splice(0).map((f) => ({
+        ...f,
+        path: f.path.startsWith(`${kindName}.`) ? f.path.slice(kindName.length + 1) : f.path,
+      }))
     : [];
   return {
     group: seed.group,
