@@ -52,8 +52,15 @@ export async function generateCrds(options: GenerateCrdsOptions): Promise<Genera
 }
 
 async function checkCelRules(builder: SchemaBuilder): Promise<void> {
-  if (builder.celRules.length === 0) return;
-  const checker = await loadCelChecker();
+  const first = builder.celRules[0];
+  if (!first) return;
+  let checker: Awaited<ReturnType<typeof loadCelChecker>>;
+  try {
+    checker = await loadCelChecker();
+  } catch (err) {
+    const { file, line } = first.location;
+    throw new OpGenError(`${file}:${line}: ${first.path}: ${(err as Error).message}`, { cause: err });
+  }
   for (const pending of builder.celRules) {
     const problems = await checker.checkCelRule(pending.rule, pending.self);
     if (problems.length > 0) {

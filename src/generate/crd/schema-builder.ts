@@ -637,7 +637,7 @@ export class SchemaBuilder {
       throw this.#unsupported(
         where,
         `uses the Kubernetes type ${name}`,
-        'Kubernetes built-in types as field types are not available in this op-gen build yet',
+        'Kubernetes built-in types as field types are not available in this op-gen build yet (builtin-schemas.ts is missing)',
       );
     }
     const schema = this.#builtins.builtinSchemaFor(name);

@@ -26,8 +26,21 @@ export interface CelChecker {
 
 const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 
+function moduleUrl(name: string): URL {
+  return new URL(`./${name}${ext}`, import.meta.url);
+}
+
+/** Whether this build has the CEL checker / the built-in schemas (they come from another branch). */
+export function celCheckerAvailable(): boolean {
+  return existsSync(fileURLToPath(moduleUrl('cel-check')));
+}
+
+export function builtinSchemasAvailable(): boolean {
+  return existsSync(fileURLToPath(moduleUrl('builtin-schemas')));
+}
+
 async function loadOptional<T>(name: string, what: string): Promise<T> {
-  const url = new URL(`./${name}${ext}`, import.meta.url);
+  const url = moduleUrl(name);
   if (!existsSync(fileURLToPath(url))) {
     throw new OpGenError(`${what} is not available yet in this op-gen build (${name}${ext} is missing).`);
   }

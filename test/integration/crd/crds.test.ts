@@ -11,6 +11,7 @@ import {
 } from '@kubernetes/client-node';
 import { parse } from 'yaml';
 import { generateCrds } from '../../../src/generate/crd/index.ts';
+import { celCheckerAvailable } from '../../../src/generate/crd/seams.ts';
 import { controlPlaneSkip, startControlPlane, type ControlPlane } from '../../../src/testing/index.ts';
 
 const FIXTURE = new URL('../../fixtures/crd/', import.meta.url).pathname;
@@ -58,24 +59,6 @@ const CASES: { kind: string; accept: (s: Obj) => void; reject: (s: Obj) => void;
   { kind: 'enum (marker)', accept: (s) => (s.tier = 'gold'), reject: (s) => (s.tier = 'platinum') },
   { kind: 'required', accept: (s) => delete s.color, reject: (s) => delete s.region, message: /region/ },
   {
-    kind: 'CEL rule on a type',
-    accept: (s) => (s.minReplicas = 2),
-    reject: (s) => (s.minReplicas = 5),
-    message: /minReplicas must not exceed replicas/,
-  },
-  {
-    kind: 'CEL rule from @exactlyOneOf',
-    accept: (s) => (delete s.domain, (s.ip = '10.0.0.1')),
-    reject: (s) => (s.ip = '10.0.0.1'),
-    message: /exactly one of/,
-  },
-  {
-    kind: 'CEL rule with messageExpression',
-    accept: (s) => (s.slots = [1, 2]),
-    reject: (s) => (s.slots = [1, 2, 3, 4, 5, 6, 7, 8, 9]),
-    message: /too many slots/,
-  },
-  {
     kind: 'listType=map duplicate keys',
     accept: (s) =>
       (s.containers = [
@@ -88,12 +71,6 @@ const CASES: { kind: string; accept: (s: Obj) => void; reject: (s: Obj) => void;
         { name: 'a', image: 'y' },
       ]),
     message: /Duplicate value/,
-  },
-  {
-    kind: 'CEL rule with reason and fieldPath',
-    accept: (s) => (s.slots = [0]),
-    reject: (s) => (s.slots = [-1]),
-    message: /slots must not be negative/,
   },
   {
     kind: 'listType=set duplicates',
@@ -159,9 +136,10 @@ describe('generated CRDs on a real API server', { timeout: 180_000, skip: contro
 
   it('creates every fixture CRD and each becomes Established', async () => {
     await generateCrds({ cwd: FIXTURE, apiDir: 'api', outDir: out });
+    if (celCheckerAvailable()) await generateCrds({ cwd: FIXTURE, apiDir: 'api-cel', outDir: out });
     const ext = cp.kubeConfig.makeApiClient(ApiextensionsV1Api);
     const files = readdirSync(out).sort();
-    assert.equal(files.length, 3);
+    assert.equal(files.length, celCheckerAvailable() ? 4 : 3);
     for (const file of files) {
       // The client serialises typed models: loadYaml turns the wire form (x-kubernetes-* keys) into one.
       const crd = loadYaml<V1CustomResourceDefinition>(readFileSync(join(out, file), 'utf8'));
@@ -213,26 +191,14 @@ describe('generated CRDs on a real API server', { timeout: 180_000, skip: contro
     });
   }
 
-  it('defaults are applied, nullable keeps null, immutable fields stay immutable', async () => {
-    const created = (await store({ ...validSpec(), uid: 'one', note: null, color: null }, false)) as {
+  it('defaults are applied and nullable keeps null', async () => {
+    const created = (await store({ ...validSpec(), note: null, color: null }, false)) as {
       metadata: { name: string };
       spec: Obj;
     };
     assert.equal(created.spec.opensAt, '09:00', '@default applied');
     assert.equal(created.spec.note, null, 'a nullable field keeps null');
     assert.equal('color' in created.spec, false, 'null on a non-nullable field is dropped');
-    const name = created.metadata.name;
-    const target = { group: 'shop.example.com', version: 'v1', namespace: 'default', plural: 'stores', name };
-    const current = (await objects.getNamespacedCustomObject(target)) as Obj & { spec: Obj };
-    current.spec.uid = 'two';
-    await assert.rejects(
-      objects.replaceNamespacedCustomObject({ ...target, body: current }),
-      (err: unknown) => {
-        assert.equal(codeOf(err), 422, bodyOf(err));
-        assert.match(bodyOf(err), /field is immutable/);
-        return true;
-      },
-    );
   });
 
   it('the cluster-scoped kind with a custom plural works, with its default', async () => {
@@ -263,4 +229,117 @@ describe('generated CRDs on a real API server', { timeout: 180_000, skip: contro
       (err: unknown) => codeOf(err) === 422,
     );
   });
+
+  const guard = (spec: Obj, name = `g${++counter}`): Promise<unknown> =>
+    objects.createNamespacedCustomObject({
+      group: 'guard.example.com',
+      version: 'v1',
+      namespace: 'default',
+      plural: 'guards',
+      dryRun: 'All',
+      body: { apiVersion: 'guard.example.com/v1', kind: 'Guard', metadata: { name }, spec },
+    });
+  const validGuard = (): Obj => ({ replicas: 2, domain: 'a.example.com', owner: 'me' });
+  const celSkip = celCheckerAvailable() ? false : 'needs src/generate/crd/cel-check.ts (wip/crdk8s)';
+  const CEL_CASES: { kind: string; accept: (s: Obj) => void; reject: (s: Obj) => void; message: RegExp }[] = [
+    {
+      kind: 'rule on a type',
+      accept: (s) => (s.minReplicas = 2),
+      reject: (s) => (s.minReplicas = 5),
+      message: /minReplicas must not exceed replicas/,
+    },
+    {
+      kind: 'rule with reason and fieldPath',
+      accept: (s) => (s.slots = [0]),
+      reject: (s) => (s.slots = [-1]),
+      message: /slots must not be negative/,
+    },
+    {
+      kind: 'messageExpression',
+      accept: (s) => (s.slots = [1, 2]),
+      reject: (s) => (s.slots = [1, 2, 3, 4, 5, 6, 7, 8, 9]),
+      message: /too many slots/,
+    },
+    {
+      kind: '@exactlyOneOf',
+      accept: (s) => (delete s.domain, (s.ip = '10.0.0.1')),
+      reject: (s) => (s.ip = '10.0.0.1'),
+      message: /exactly one of/,
+    },
+    {
+      kind: '@atMostOneOf',
+      accept: (s) => (s.tcp = 80),
+      reject: (s) => ((s.tcp = 80), (s.udp = 53)),
+      message: /at most one of/,
+    },
+    {
+      kind: '@atLeastOneOf',
+      accept: (s) => (delete s.owner, (s.team = 't')),
+      reject: (s) => delete s.owner,
+      message: /at least one of/,
+    },
+    {
+      kind: '@items:validation',
+      accept: (s) => (s.gates = [{ name: 'a', width: 10 }]),
+      reject: (s) => (s.gates = [{ name: 'a', width: 11 }]),
+      message: /a gate is at most 10 wide/,
+    },
+  ];
+
+  for (const c of CEL_CASES) {
+    it(`CEL ${c.kind}: a valid value is accepted, an invalid one rejected`, { skip: celSkip }, async () => {
+      const good = validGuard();
+      c.accept(good);
+      try {
+        await guard(good);
+      } catch (err) {
+        assert.fail(`valid object rejected: ${bodyOf(err)}`);
+      }
+      const bad = validGuard();
+      c.reject(bad);
+      await assert.rejects(guard(bad), (err: unknown) => {
+        assert.equal(codeOf(err), 422, bodyOf(err));
+        assert.match(bodyOf(err), c.message);
+        return true;
+      });
+    });
+  }
+
+  it(
+    'CEL on the kind, @immutable and a transition rule with optionalOldSelf',
+    { skip: celSkip },
+    async () => {
+      await assert.rejects(guard(validGuard(), 'x-bad-name'), (err: unknown) =>
+        /guard names start with g/.test(bodyOf(err)),
+      );
+      const target = { group: 'guard.example.com', version: 'v1', namespace: 'default', plural: 'guards' };
+      await objects.createNamespacedCustomObject({
+        ...target,
+        body: {
+          apiVersion: 'guard.example.com/v1',
+          kind: 'Guard',
+          metadata: { name: 'gate' },
+          spec: { ...validGuard(), uid: 'one', state: 2 },
+        },
+      });
+      const current = (await objects.getNamespacedCustomObject({ ...target, name: 'gate' })) as Obj & {
+        spec: Obj;
+      };
+      const replace = (spec: Obj): Promise<unknown> =>
+        objects.replaceNamespacedCustomObject({
+          ...target,
+          name: 'gate',
+          body: { ...current, spec: { ...current.spec, ...spec } },
+        });
+      await assert.rejects(
+        replace({ uid: 'two' }),
+        (err: unknown) => codeOf(err) === 422 && /field is immutable/.test(bodyOf(err)),
+      );
+      await assert.rejects(
+        replace({ state: 1 }),
+        (err: unknown) => codeOf(err) === 422 && /state cannot go back/.test(bodyOf(err)),
+      );
+      await replace({ state: 3 });
+    },
+  );
 });
