@@ -9,7 +9,7 @@ import { pluralize } from './names.ts';
 import { createApiProgram, K8S_STUB_DIR, opGenTypesDir, type ApiProgram } from './program.ts';
 import { SchemaBuilder, type FieldDoc } from './schema-builder.ts';
 import type { JSONSchemaProps } from './schema-types.ts';
-import { loadBuiltinSchemas, type BuiltinSchemas } from './seams.ts';
+import { builtinSchemasAvailable, loadBuiltinSchemas, type BuiltinSchemas } from './seams.ts';
 import { loadTypeScript } from './typescript.ts';
 import { sourceError } from './walk-error.ts';
 
@@ -77,7 +77,9 @@ export async function walkApi(
   const usesBuiltins = api.program
     .getSourceFiles()
     .some((f) => f.fileName.startsWith(K8S_STUB_DIR) && f.text.length > 0);
-  const builtins: BuiltinSchemas | undefined = usesBuiltins ? await loadBuiltinSchemas() : undefined;
+  // Without the data module, the first field using a built-in type is the error (with its file:line).
+  const builtins: BuiltinSchemas | undefined =
+    usesBuiltins && builtinSchemasAvailable() ? await loadBuiltinSchemas() : undefined;
   const builder = new SchemaBuilder(ts, api.checker, cwd, opGenTypesDir(), builtins);
   if (walkOptions.collectDocs) builder.fieldDocs = [];
   const display = (f: string): string => relative(cwd, f) || f;

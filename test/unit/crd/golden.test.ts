@@ -2,8 +2,10 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { after, describe, it } from 'node:test';
 import { parse } from 'yaml';
+import { main } from '../../../src/cli/main.ts';
 import { generateCrds, loadApiModel } from '../../../src/generate/crd/index.ts';
 
 const FIXTURE = new URL('../../fixtures/crd/', import.meta.url).pathname;
@@ -50,6 +52,35 @@ describe('generate crd on the rich fixture API (goldens)', () => {
     assert.match(check.changed[0] ?? '', /shop\.example\.com_stores\.yaml$/);
     assert.equal(readFileSync(path, 'utf8'), 'stale\n');
     await generateCrds({ cwd: FIXTURE, apiDir: 'api', outDir: out });
+  });
+
+  it('the CLI: --check exits 1 listing stale files and writes nothing; a run reports what it wrote', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'op-gen-crd-cli-'));
+    try {
+      const io = (): { stream: Writable; text: () => string } => {
+        const chunks: string[] = [];
+        const stream = new Writable({
+          write(chunk: Buffer, _enc, done) {
+            chunks.push(chunk.toString());
+            done();
+          },
+        });
+        return { stream, text: () => chunks.join('') };
+      };
+      const err = io();
+      const args = ['generate', 'crd', '--cwd', FIXTURE, '--api-dir', 'api', '--out', empty];
+      assert.equal(await main([...args, '--check'], { stdout: io().stream, stderr: err.stream }), 1);
+      assert.match(err.text(), /3 CRD file\(s\) out of date:\n.*shop\.example\.com_stores\.yaml/s);
+      assert.deepEqual(readdirSync(empty), []);
+      const out1 = io();
+      assert.equal(await main(args, { stdout: out1.stream, stderr: io().stream }), 0);
+      assert.match(out1.text(), /wrote +.*infra\.example\.com_backuppolicies\.yaml/);
+      const out2 = io();
+      assert.equal(await main([...args, '--check'], { stdout: out2.stream, stderr: io().stream }), 0);
+      assert.match(out2.text(), /3 CRD file\(s\) up to date/);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
   });
 
   it('--max-desc-len cuts descriptions at a word boundary; 0 drops them', async () => {
