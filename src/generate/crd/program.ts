@@ -126,6 +126,16 @@ function k8sStub(ts: typeof TS, file: TS.SourceFile): string {
       spec = stmt.moduleSpecifier;
       const bindings = stmt.importClause?.namedBindings;
       if (bindings && ts.isNamedImports(bindings)) elements = bindings.elements;
+      if (
+        bindings &&
+        ts.isNamespaceImport(bindings) &&
+        ts.isStringLiteral(stmt.moduleSpecifier) &&
+        stmt.moduleSpecifier.text === K8S_MODULE
+      ) {
+        // `import * as k8s from '@kubernetes/client-node'`: the names used as `k8s.V1Foo`.
+        const used = new RegExp(`\\b${bindings.name.text}\\.([A-Za-z_$][\\w$]*)`, 'g');
+        for (const m of file.text.matchAll(used)) if (m[1]) names.add(m[1]);
+      }
     } else if (ts.isExportDeclaration(stmt) && stmt.moduleSpecifier) {
       spec = stmt.moduleSpecifier;
       if (stmt.exportClause && ts.isNamedExports(stmt.exportClause)) elements = stmt.exportClause.elements;

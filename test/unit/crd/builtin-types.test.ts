@@ -21,7 +21,7 @@ describe('Kubernetes built-in types as field types', () => {
       await assert.rejects(generateCrds({ cwd: FIXTURE, apiDir: 'api-k8s', outDir: out }), (err: Error) => {
         assert.match(
           err.message,
-          /^api-k8s\/apps\/v1\/app_types\.ts:12: App\.spec\.template: uses the Kubernetes type V1PodTemplateSpec\. .*not available/,
+          /^api-k8s\/apps\/v1\/app_types\.ts:13: App\.spec\.template: uses the Kubernetes type V1PodTemplateSpec\. .*not available/,
         );
         return true;
       });
@@ -39,5 +39,6 @@ describe('Kubernetes built-in types as field types', () => {
     assert.equal(schema?.properties?.tolerations?.type, 'array');
     assert.equal(schema?.properties?.tolerations?.items?.type, 'object');
     assert.ok(schema?.properties?.resources?.properties?.limits);
+    assert.equal(schema?.properties?.affinity?.type, 'object', 'namespace imports work too');
   });
 });
