@@ -554,6 +554,15 @@ export class SchemaBuilder {
       const parsed = this.markers(decl, 'type');
       if (parsed.doc.description) schema.description = parsed.doc.description;
       typeMarkers = parsed.markers;
+      const misplaced = typeMarkers.find((m) => m.spec.effect?.on === 'kind');
+      if (misplaced && !parsed.markers.some((m) => m.spec.name === 'kind')) {
+        throw markerError(
+          misplaced.location,
+          misplaced.tag,
+          `is a kind marker, but ${name} is not a kind`,
+          'Put it on the root type marked @kind',
+        );
+      }
     }
 
     const props = checker.getPropertiesOfType(type).filter((p) => !p.name.startsWith('__@'));
