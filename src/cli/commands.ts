@@ -1,7 +1,8 @@
 import type { CommandModule } from './command-module.ts';
+import { generateRbacCommand } from './generate-rbac.ts';
 
 /** Top-level commands (`op-gen <name>`). */
 export const topLevelCommands: readonly CommandModule[] = [];
 
 /** Subcommands of `op-gen generate`. */
-export const generateCommands: readonly CommandModule[] = [];
+export const generateCommands: readonly CommandModule[] = [generateRbacCommand];
