@@ -1,5 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { OpGenError } from '../../errors.ts';
 import { changedFiles, writeFilesAtomically, type OutputFile } from '../../shared/atomic-write.ts';
 import { readProjectFile } from '../../shared/project-file.ts';
@@ -46,7 +46,7 @@ export function planRbac(options: GenerateRbacOptions): RbacPlan {
   const namespace = options.namespace ?? (project ? `${project.projectName}-system` : 'system');
   const outputDir = resolve(options.cwd, options.outputDir ?? DEFAULT_OUTPUT_DIR);
   const source = loadSourceProgram(options.cwd, options.paths ?? ['src']);
-  const evaluator = new StaticEvaluator(source.checker);
+  const evaluator = new StaticEvaluator(source.checker, (f) => relative(options.cwd, f).split(sep).join('/'));
 
   const rules: RbacRule[] = [];
   for (const file of source.files) {

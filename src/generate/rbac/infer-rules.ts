@@ -91,11 +91,9 @@ function readUse(
     value = evaluator.evaluate(arg);
   } catch (err) {
     if (err instanceof NotStaticError) {
-      const at = origin(err.node.getSourceFile(), file, err.node, '');
-      const atText =
-        err.node.getSourceFile() === sourceFile
-          ? ''
-          : ` (at ${err.node.getSourceFile().fileName}:${at.line})`;
+      const errFile = err.node.getSourceFile();
+      const at = origin(errFile, file, err.node, '');
+      const atText = errFile === sourceFile ? '' : ` (at ${evaluator.display(errFile.fileName)}:${at.line})`;
       throw new OpGenError(
         `${where.file}:${where.line}: cannot read the kind passed to .${method}(${argText}): ${err.message}${atText}. ${help}`,
       );

@@ -72,6 +72,11 @@ function role(
   };
 }
 
+/** kubebuilder's naming: `manager-role` is bound by `manager-rolebinding`, `site-viewer` by `site-viewer-binding`. */
+export function bindingName(roleName: string): string {
+  return roleName.endsWith('-role') ? `${roleName}binding` : `${roleName}-binding`;
+}
+
 function binding(
   roleName: string,
   roleNamespace: string | undefined,
@@ -80,7 +85,7 @@ function binding(
   return {
     apiVersion: RBAC_API,
     kind: roleNamespace ? 'RoleBinding' : 'ClusterRoleBinding',
-    metadata: metadata(`${roleName}binding`, roleNamespace, options),
+    metadata: metadata(bindingName(roleName), roleNamespace, options),
     roleRef: { apiGroup: RBAC_GROUP, kind: roleNamespace ? 'Role' : 'ClusterRole', name: roleName },
     subjects: [{ kind: 'ServiceAccount', name: options.serviceAccount, namespace: options.namespace }],
   };

@@ -28,8 +28,13 @@ export interface RbacMarkerText {
 function jsDocComments(sourceFile: ts.SourceFile): ts.CommentRange[] {
   const text = sourceFile.text;
   const seen = new Map<number, ts.CommentRange>();
+  // Comments on the same line as the token before them count as that token's trailing comments.
   const collect = (pos: number): void => {
-    for (const range of ts.getLeadingCommentRanges(text, pos) ?? []) {
+    const ranges = [
+      ...(ts.getLeadingCommentRanges(text, pos) ?? []),
+      ...(ts.getTrailingCommentRanges(text, pos) ?? []),
+    ];
+    for (const range of ranges) {
       if (range.kind === ts.SyntaxKind.MultiLineCommentTrivia && text.startsWith('/**', range.pos)) {
         seen.set(range.pos, range);
       }
@@ -38,6 +43,7 @@ function jsDocComments(sourceFile: ts.SourceFile): ts.CommentRange[] {
   const visit = (node: ts.Node): void => {
     collect(node.pos);
     ts.forEachChild(node, visit);
+    collect(node.end);
   };
   collect(0);
   visit(sourceFile);

@@ -35,8 +35,11 @@ function importOf(symbol: ts.Symbol): { module: string; name: string } | undefin
 /** Reads literals, object literals, `as const`, consts across imports, `defineKind({...})` and `builtinKinds.X`. */
 export class StaticEvaluator {
   readonly checker: ts.TypeChecker;
-  constructor(checker: ts.TypeChecker) {
+  /** Shows a source file's name in messages (relative to the project root). */
+  readonly display: (fileName: string) => string;
+  constructor(checker: ts.TypeChecker, display: (fileName: string) => string = (f) => f) {
     this.checker = checker;
+    this.display = display;
   }
 
   evaluate(node: ts.Expression, depth = 0): StaticValue {
@@ -136,6 +139,15 @@ export class StaticEvaluator {
     if (symbol.flags & ts.SymbolFlags.Alias) {
       const imported = importOf(symbol);
       if (imported?.name === 'builtinKinds' && RUNTIME_MODULE.test(imported.module)) return BUILTIN_KINDS;
+      const namespaceImport = symbol.declarations?.[0];
+      if (
+        namespaceImport &&
+        ts.isNamespaceImport(namespaceImport) &&
+        ts.isStringLiteral(namespaceImport.parent.parent.moduleSpecifier) &&
+        RUNTIME_MODULE.test(namespaceImport.parent.parent.moduleSpecifier.text)
+      ) {
+        return { builtinKinds: BUILTIN_KINDS };
+      }
       symbol = this.checker.getAliasedSymbol(symbol);
     }
     const decl = symbol.valueDeclaration ?? symbol.declarations?.[0];
@@ -155,11 +167,13 @@ export class StaticEvaluator {
 
   private evaluateCall(node: ts.CallExpression, depth: number): StaticValue {
     const callee = node.expression;
-    const name = ts.isIdentifier(callee)
-      ? callee.text
-      : ts.isPropertyAccessExpression(callee)
-        ? callee.name.text
-        : undefined;
+    let name: string | undefined;
+    if (ts.isIdentifier(callee)) {
+      const symbol = this.checker.getSymbolAtLocation(callee);
+      name = (symbol && importOf(symbol)?.name) ?? callee.text;
+    } else if (ts.isPropertyAccessExpression(callee)) {
+      name = callee.name.text;
+    }
     const arg = node.arguments[0];
     if (name === 'defineKind' && arg) return this.evaluate(arg, depth);
     throw new NotStaticError(node, 'a function call other than defineKind({...})');
