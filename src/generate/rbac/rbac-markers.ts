@@ -1,28 +1,9 @@
 import { ts } from 'ts-morph';
 import { OpGenError } from '../../errors.ts';
-import { closest } from './validate-rule.ts';
-import { MarkerSyntaxError, parseMarkerArguments } from './marker-args.ts';
+import { parseDocComment } from '../../markers/jsdoc.ts';
+import { rbacMarkers } from '../../markers/rbac.ts';
+import type { RawTag } from '../../markers/types.ts';
 import type { RbacRule } from './rule.ts';
-
-/** The arguments `@rbac` accepts (controller-gen's `+kubebuilder:rbac` names). */
-export const RBAC_MARKER_KEYS = [
-  'groups',
-  'resources',
-  'resourceNames',
-  'verbs',
-  'urls',
-  'namespace',
-  'roleName',
-] as const;
-type RbacKey = (typeof RBAC_MARKER_KEYS)[number];
-const LIST_KEYS: readonly RbacKey[] = ['groups', 'resources', 'resourceNames', 'verbs', 'urls'];
-
-export interface RbacMarkerText {
-  /** 1-based line of the `@rbac` tag. */
-  readonly line: number;
-  /** The tag's text after `@rbac`, continuation lines joined with spaces. */
-  readonly text: string;
-}
 
 /** Every JSDoc block (`/** ... *\/`) of a source file, found through the parser (so never inside strings). */
 function jsDocComments(sourceFile: ts.SourceFile): ts.CommentRange[] {
@@ -51,88 +32,56 @@ function jsDocComments(sourceFile: ts.SourceFile): ts.CommentRange[] {
 }
 
 /** The `@rbac` tags of a file's JSDoc comments, with their lines. */
-export function findRbacMarkerTexts(sourceFile: ts.SourceFile): RbacMarkerText[] {
-  const found: RbacMarkerText[] = [];
+export function findRbacTags(sourceFile: ts.SourceFile): RawTag[] {
+  const tags: RawTag[] = [];
   for (const range of jsDocComments(sourceFile)) {
-    const body = sourceFile.text.slice(range.pos + 3, range.end - 2);
-    const firstLine = sourceFile.getLineAndCharacterOfPosition(range.pos).line + 1;
-    const lines = body.split(/\r?\n/).map((l) => l.replace(/^\s*\*?\s?/, '').trimEnd());
-    let current: { line: number; parts: string[] } | undefined;
-    const flush = (): void => {
-      if (current) found.push({ line: current.line, text: current.parts.join(' ').trim() });
-      current = undefined;
-    };
-    lines.forEach((line, i) => {
-      const trimmed = line.trim();
-      if (trimmed.startsWith('@')) {
-        flush();
-        const match = /^@rbac(?:\s+(.*))?$/.exec(trimmed);
-        if (match) current = { line: firstLine + i, parts: [match[1] ?? ''] };
-        return;
-      }
-      if (current) {
-        if (trimmed === '') flush();
-        else current.parts.push(trimmed);
-      }
-    });
-    flush();
+    const line = sourceFile.getLineAndCharacterOfPosition(range.pos).line + 1;
+    const comment = parseDocComment(sourceFile.text.slice(range.pos, range.end), line);
+    tags.push(...comment.tags.filter((t) => rbacMarkers.knows(t.name)));
   }
-  return found;
+  return tags;
 }
 
-/** Turns one `@rbac` tag into a rule; syntax errors name file:line. */
-export function parseRbacMarker(marker: RbacMarkerText, file: string): RbacRule {
-  const where = `${file}:${marker.line}: @rbac`;
-  let args;
+/**
+ * `groups=""` is controller-gen's way to name the core group. The shared list parser rejects empty
+ * items, so a quoted empty item is rewritten to its equivalent `core` before parsing.
+ */
+function coreGroupAlias(text: string): string {
+  return text.replace(/(^|\s)groups=(\S*)/g, (_m, lead: string, value: string) => {
+    const items = value.split(';').map((item) => (item === '""' || item === "''" ? 'core' : item));
+    return `${lead}groups=${items.join(';')}`;
+  });
+}
+
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
+
+/** Turns one `@rbac` tag into a rule; errors name file:line. */
+export function parseRbacTag(tag: RawTag, file: string): RbacRule {
+  let parsed;
   try {
-    args = parseMarkerArguments(marker.text);
+    parsed = rbacMarkers.parse({ ...tag, text: coreGroupAlias(tag.text) }, 'package', file);
   } catch (err) {
-    if (err instanceof MarkerSyntaxError) {
-      throw new OpGenError(
-        `${where}: ${err.message}. Write e.g. \`@rbac groups=apps resources=deployments verbs=get;list;watch\`.`,
-      );
+    if (err instanceof OpGenError) {
+      throw new OpGenError(err.message.replace('docs/markers.md', 'docs/generate-rbac.md'), {
+        exitCode: err.exitCode,
+      });
     }
     throw err;
   }
-  if (args.length === 0) {
-    throw new OpGenError(
-      `${where}: no arguments. Write e.g. \`@rbac groups=apps resources=deployments verbs=get;list;watch\`.`,
-    );
-  }
-  const lists: Record<string, string[]> = {};
-  const scalars: Record<string, string> = {};
-  for (const arg of args) {
-    if (!(RBAC_MARKER_KEYS as readonly string[]).includes(arg.key)) {
-      const hint = closest(arg.key, RBAC_MARKER_KEYS);
-      throw new OpGenError(
-        `${where}: unknown argument \`${arg.key}\`${hint ? ` (did you mean \`${hint}\`?)` : ''}. ` +
-          `Arguments: ${RBAC_MARKER_KEYS.join(', ')}.`,
-      );
-    }
-    if (arg.key in lists || arg.key in scalars) {
-      throw new OpGenError(`${where}: \`${arg.key}\` given twice; list several values with \`;\`.`);
-    }
-    if ((LIST_KEYS as readonly string[]).includes(arg.key)) {
-      lists[arg.key] = arg.values;
-    } else {
-      if (arg.values.length !== 1) {
-        throw new OpGenError(`${where}: \`${arg.key}\` takes one value, e.g. \`${arg.key}=my-value\`.`);
-      }
-      scalars[arg.key] = arg.values[0] ?? '';
-    }
-  }
+  if (!parsed) throw new Error(`internal: @${tag.name} is not an rbac marker`);
+  const { args } = parsed;
   return {
-    groups: lists.groups ?? [],
-    resources: lists.resources ?? [],
-    resourceNames: lists.resourceNames ?? [],
-    urls: lists.urls ?? [],
-    verbs: lists.verbs ?? [],
-    ...(scalars.namespace !== undefined ? { namespace: scalars.namespace } : {}),
-    ...(scalars.roleName !== undefined ? { roleName: scalars.roleName } : {}),
-    origin: { file, line: marker.line, source: '@rbac' },
+    groups: strings(args.groups),
+    resources: strings(args.resources),
+    resourceNames: strings(args.resourceNames),
+    urls: strings(args.urls),
+    verbs: strings(args.verbs),
+    ...(typeof args.namespace === 'string' ? { namespace: args.namespace } : {}),
+    ...(typeof args.roleName === 'string' ? { roleName: args.roleName } : {}),
+    origin: { file, line: tag.line, source: '@rbac' },
   };
 }
 
 export function rbacMarkerRules(sourceFile: ts.SourceFile, file: string): RbacRule[] {
-  return findRbacMarkerTexts(sourceFile).map((marker) => parseRbacMarker(marker, file));
+  return findRbacTags(sourceFile).map((tag) => parseRbacTag(tag, file));
 }

@@ -35,7 +35,11 @@ describe('generate rbac goldens (UPDATE_GOLDEN=1 rewrites them)', () => {
       assert.ok(existsSync(dir), `no goldens for ${c.name}: run with UPDATE_GOLDEN=1 and review them`);
       assert.deepEqual(plan.files.map((f) => basename(f.path)).sort(), readdirSync(dir).sort());
       for (const f of plan.files) {
-        assert.equal(f.content, readFileSync(join(dir, basename(f.path)), 'utf8'), `${c.name}/${basename(f.path)}`);
+        assert.equal(
+          f.content,
+          readFileSync(join(dir, basename(f.path)), 'utf8'),
+          `${c.name}/${basename(f.path)}`,
+        );
       }
     });
   }

@@ -1,14 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { normalizeRules, rolesFromRules } from '../../../src/generate/rbac/merge-rules.ts';
-import { parseRbacMarker } from '../../../src/generate/rbac/rbac-markers.ts';
+import { parseRbacTag } from '../../../src/generate/rbac/rbac-markers.ts';
 import type { RbacRule } from '../../../src/generate/rbac/rule.ts';
 
-const rule = (text: string, line = 1): RbacRule => parseRbacMarker({ line, text }, 'controller.ts');
+const rule = (text: string, line = 1): RbacRule =>
+  parseRbacTag({ name: 'rbac', line, text: text.replaceAll(',', ' ') }, 'controller.ts');
 
 /**
  * The markers of controller-tools' pkg/rbac/testdata/controller.go (those that its role.yaml golden
- * covers), in controller-gen's comma syntax, which @rbac accepts too.
+ * covers), as controller-gen writes them; `rule()` turns the commas into @rbac's spaces.
  */
 const CONTROLLER_GEN_MARKERS = [
   'groups=batch.io,resources=cronjobs,verbs=get;watch;create',
@@ -62,7 +63,11 @@ const CONTROLLER_GEN_CLUSTER_RULES = [
     verbs: ['get', 'watch'],
   },
   { apiGroups: ['batch.io'], resources: ['cronjobs/status'], verbs: ['get', 'patch', 'update'] },
-  { apiGroups: ['deduplicate-all', 'deduplicate-all-group'], resources: ['bar', 'foo'], verbs: ['get', 'list'] },
+  {
+    apiGroups: ['deduplicate-all', 'deduplicate-all-group'],
+    resources: ['bar', 'foo'],
+    verbs: ['get', 'list'],
+  },
   {
     apiGroups: ['deduplicate-groups1', 'deduplicate-groups2', 'deduplicate-groups3'],
     resources: ['foo'],
@@ -70,7 +75,11 @@ const CONTROLLER_GEN_CLUSTER_RULES = [
   },
   { apiGroups: ['deduplicate-resources'], resources: ['one', 'three', 'two'], verbs: ['create'] },
   { apiGroups: ['deduplicate-verbs'], resources: ['some'], verbs: ['get', 'list'] },
-  { apiGroups: ['not-deduplicate-groups1', 'not-deduplicate-resources'], resources: ['some'], verbs: ['get'] },
+  {
+    apiGroups: ['not-deduplicate-groups1', 'not-deduplicate-resources'],
+    resources: ['some'],
+    verbs: ['get'],
+  },
   { apiGroups: ['not-deduplicate-groups2'], resources: ['some'], verbs: ['list'] },
   { apiGroups: ['not-deduplicate-resources'], resources: ['another'], verbs: ['list'] },
 ];
@@ -110,11 +119,16 @@ describe('rule merging (controller-gen NormalizeRules parity)', () => {
       rule('groups=deduplicate-groups4,resources=xyz,verbs=get;update;patch'),
       rule('groups=deduplicate-groups4,resources=xyz,verbs=*'),
     ];
-    assert.deepEqual(normalizeRules(rules), [{ apiGroups: ['deduplicate-groups4'], resources: ['xyz'], verbs: ['*'] }]);
+    assert.deepEqual(normalizeRules(rules), [
+      { apiGroups: ['deduplicate-groups4'], resources: ['xyz'], verbs: ['*'] },
+    ]);
   });
 
   it('keeps a role per roleName and always emits the default ClusterRole', () => {
-    const roles = rolesFromRules([rule('groups=apps resources=deployments verbs=get roleName=reader')], 'manager-role');
+    const roles = rolesFromRules(
+      [rule('groups=apps resources=deployments verbs=get roleName=reader')],
+      'manager-role',
+    );
     assert.deepEqual(
       roles.map((r) => [r.name, r.rules.length]),
       [

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { OpGenError } from '../../../src/errors.ts';
-import { parseRbacMarker } from '../../../src/generate/rbac/rbac-markers.ts';
+import { parseRbacTag } from '../../../src/generate/rbac/rbac-markers.ts';
 import { validateRule } from '../../../src/generate/rbac/validate-rule.ts';
 
 const check = (text: string, allowWildcards = false): void =>
-  validateRule(parseRbacMarker({ line: 12, text }, 'src/controllers/app.ts'), { allowWildcards });
+  validateRule(parseRbacTag({ name: 'rbac', line: 12, text }, 'src/controllers/app.ts'), { allowWildcards });
 
 function rejects(text: string, message: RegExp, allowWildcards = false): void {
   assert.throws(
@@ -30,8 +30,14 @@ describe('rule validation', () => {
   });
 
   it('rejects an unknown verb and suggests the closest', () => {
-    rejects('groups=apps resources=deployments verbs=get;lsit', /unknown verb `lsit` \(did you mean `list`\?\)/);
-    rejects('groups=apps resources=deployments verbs=frobnicate', /unknown verb `frobnicate`\. Known verbs: get, list/);
+    rejects(
+      'groups=apps resources=deployments verbs=get;lsit',
+      /unknown verb `lsit` \(did you mean `list`\?\)/,
+    );
+    rejects(
+      'groups=apps resources=deployments verbs=frobnicate',
+      /unknown verb `frobnicate`\. Known verbs: get, list/,
+    );
     rejects('groups=apps resources=deployments verbs=Get', /unknown verb `Get` \(did you mean `get`\?\)/);
   });
 
@@ -42,8 +48,14 @@ describe('rule validation', () => {
   });
 
   it('rejects a resource with uppercase letters, naming the plural to use', () => {
-    rejects('groups=apps resources=Deployments verbs=get', /resource `Deployments` has uppercase letters.*`deployments`/);
-    rejects('groups=apps resources=deployments/Status verbs=get', /resource `deployments\/Status` has uppercase/);
+    rejects(
+      'groups=apps resources=Deployments verbs=get',
+      /resource `Deployments` has uppercase letters.*`deployments`/,
+    );
+    rejects(
+      'groups=apps resources=deployments/Status verbs=get',
+      /resource `deployments\/Status` has uppercase/,
+    );
     rejects('groups=apps resources=a/b/c verbs=get', /malformed resource `a\/b\/c`/);
   });
 
@@ -59,8 +71,11 @@ describe('rule validation', () => {
   it('rejects rules the API server would refuse', () => {
     rejects('groups=apps verbs=get', /no resources and no urls/);
     rejects('resources=pods verbs=get', /resources need `groups=`/);
-    rejects('groups=apps resources=deployments', /no verbs/);
-    rejects('urls=/metrics groups=apps resources=x verbs=get', /either to resources .* or to non-resource URLs/);
+    rejects('groups=apps resources=deployments', /missing required argument "verbs"/);
+    rejects(
+      'urls=/metrics groups=apps resources=x verbs=get',
+      /either to resources .* or to non-resource URLs/,
+    );
     rejects('urls=/metrics verbs=get namespace=ns', /non-resource URLs are cluster-wide/);
     rejects('urls=metrics verbs=get', /must start with `\/`/);
     rejects('groups=apps resources=deployments verbs=get namespace=Team_A', /malformed namespace/);
