@@ -81,7 +81,12 @@ function readUse(
 ): BuilderUse {
   const arg = call.arguments[0];
   const argText = arg ? arg.getText(sourceFile) : '';
-  const where = origin(sourceFile, file, call.expression, `.${method}(${argText})`);
+  const where = origin(
+    sourceFile,
+    file,
+    (call.expression as ts.PropertyAccessExpression).name,
+    `.${method}(${argText})`,
+  );
   const help =
     'Pass a kind declared as `defineKind<T>({ group, version, kind, plural, namespaced })` with literal values ' +
     '(or `builtinKinds.X` from op-gen/runtime), or declare the permissions with @rbac markers and run with --no-infer.';
