@@ -138,6 +138,23 @@ export function memcachedOperatorCalls(t: OperatorTarget): ApiCall[] {
     },
     { name: 'patch events', method: 'PATCH', path: `${events}/${t.name}-${t.run}`, body: { count: 2 } },
     { name: 'delete deployments', method: 'DELETE', path: deployment },
+    // the metrics endpoint authenticates and authorizes its scrapers (metrics_auth_role)
+    {
+      name: 'create tokenreviews',
+      method: 'POST',
+      path: '/apis/authentication.k8s.io/v1/tokenreviews',
+      body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token: 'not-a-token' } },
+    },
+    {
+      name: 'create subjectaccessreviews',
+      method: 'POST',
+      path: '/apis/authorization.k8s.io/v1/subjectaccessreviews',
+      body: {
+        apiVersion: 'authorization.k8s.io/v1',
+        kind: 'SubjectAccessReview',
+        spec: { user: 'prometheus', nonResourceAttributes: { path: '/metrics', verb: 'get' } },
+      },
+    },
   ];
 }
 
