@@ -1,4 +1,4 @@
-import { request } from 'node:https';
+import { request, type RequestOptions } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 
 export interface ApiCall {
@@ -30,7 +30,7 @@ export async function apiRequest(kc: KubeConfig, call: Omit<ApiCall, 'name'>): P
     headers['Content-Type'] =
       call.method === 'PATCH' ? (call.contentType ?? 'application/merge-patch+json') : 'application/json';
   }
-  const options: import('node:https').RequestOptions = {
+  const options: RequestOptions = {
     method: call.method,
     hostname: url.hostname,
     port: url.port,
