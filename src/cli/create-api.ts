@@ -22,7 +22,7 @@ const GENERATORS = ['crd', 'rbac', 'client'];
  * The `generate` subcommands registered in this op-gen: each runs in a fresh program, as
  * `op-gen --cwd <root> generate <name>` would.
  */
-function availableGenerators(command: Command, io: CommandIo): Generator[] {
+export function availableGenerators(command: Command, io: CommandIo): Generator[] {
   let root = command;
   while (root.parent) root = root.parent;
   const registered = new Set(
