@@ -1,9 +1,10 @@
 import type { CommandModule } from './command-module.ts';
 import { createApiCommand } from './create-api.ts';
+import { generateRbacCommand } from './generate-rbac.ts';
 import { initCommand } from './init.ts';
 
 /** Top-level commands (`op-gen <name>`). */
 export const topLevelCommands: readonly CommandModule[] = [initCommand, createApiCommand];
 
 /** Subcommands of `op-gen generate`. */
-export const generateCommands: readonly CommandModule[] = [];
+export const generateCommands: readonly CommandModule[] = [generateRbacCommand];

@@ -1,0 +1,44 @@
+import { crdMarkerSpecs } from './crd.ts';
+import { renderMarkerTable } from './docs.ts';
+
+/** docs/markers.md, generated from the CRD marker registry (test/unit/markers/docs.test.ts keeps it fresh). */
+export function renderCrdMarkersDoc(): string {
+  const byEffect = (on: string) => crdMarkerSpecs.filter((s) => s.unsupported || s.effect?.on === on);
+  const fieldSpecs = crdMarkerSpecs.filter(
+    (s) => !s.unsupported && (s.effect?.on === 'schema' || s.effect?.on === 'field'),
+  );
+  const kindSpecs = byEffect('kind').filter((s) => !s.unsupported);
+  const packageSpecs = byEffect('package').filter((s) => !s.unsupported);
+  const leftOut = crdMarkerSpecs.filter((s) => s.unsupported);
+  return [
+    '<!-- Generated from src/markers/crd.ts by `UPDATE_GOLDEN=1 node --test test/unit/markers/docs.test.ts`. Do not edit. -->',
+    '# Marker reference (`op-gen generate crd`)',
+    '',
+    "Markers are JSDoc tags on API types and fields, named like controller-gen's markers without the",
+    '`+kubebuilder:validation:` prefix. Tag names are matched case-insensitively; argument syntax:',
+    '',
+    '- a single value follows the tag: `@minimum 1`, `@pattern ^[a-z]+$` (the rest of the line), `@default {"a":1}` (JSON);',
+    '- lists are `;`-separated: `@enum a;b;c`, `@shortName mc;mcs`;',
+    '- named arguments are `key=value`, quoted when they hold spaces: `@validation rule="self > 0" message="must be positive"`;',
+    '  a tag may continue on the following comment lines;',
+    '- `@items:<marker>` applies a marker to the elements of an array field (where the table says so).',
+    '',
+    'Unknown tags are left alone (other tools read them), except tags that look like a misspelt marker,',
+    'which are errors. Every error names the file and line of the tag.',
+    '',
+    'See [generate-crd.md](generate-crd.md) for the API conventions and how TypeScript types map to schemas.',
+    '',
+    '## Field and type markers',
+    '',
+    renderMarkerTable(fieldSpecs),
+    '## Kind markers (on the interface marked `@kind`)',
+    '',
+    renderMarkerTable(kindSpecs),
+    '## Package markers (on the doc comment of `groupVersion` in groupversion.ts)',
+    '',
+    renderMarkerTable(packageSpecs),
+    '## controller-gen markers left out',
+    '',
+    renderMarkerTable(leftOut).replace(/^[\s\S]*### Left out\n\n/, ''),
+  ].join('\n');
+}

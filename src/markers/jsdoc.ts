@@ -1,0 +1,46 @@
+import type { RawTag } from './types.ts';
+
+/** A doc comment split into its description and its tags. */
+export interface DocComment {
+  /** The text before the first tag: paragraphs kept, lines joined with `\n`, trimmed. */
+  readonly description: string;
+  readonly tags: readonly RawTag[];
+}
+
+const TAG_LINE = /^@([A-Za-z][\w:.-]*)(?:\s+|$)/;
+
+/**
+ * Splits a `/** ... *\/` comment into description and tags. `startLine` is the 1-based line of the
+ * comment's first line in its file, so each tag knows its own line. A tag starts only at the
+ * beginning of a line: `@` inside text (e.g. `jsonPath=.x[?(@.type=="Ready")]`) is not a tag.
+ */
+export function parseDocComment(comment: string, startLine: number): DocComment {
+  const body = comment.replace(/^\/\*\*/, '').replace(/\*\/$/, '');
+  const lines = body.split('\n');
+  const description: string[] = [];
+  const tags: { name: string; text: string[]; line: number }[] = [];
+  let inFence = false;
+  lines.forEach((rawLine, index) => {
+    const line = rawLine.replace(/^\s*\*? ?/, '').replace(/\s+$/, '');
+    const trimmed = line.trim();
+    if (trimmed.startsWith('```')) inFence = !inFence;
+    const match = inFence ? null : TAG_LINE.exec(trimmed);
+    if (match) {
+      tags.push({ name: match[1] ?? '', text: [trimmed.slice(match[0].length)], line: startLine + index });
+    } else if (tags.length > 0) {
+      tags[tags.length - 1]?.text.push(trimmed);
+    } else {
+      description.push(line);
+    }
+  });
+  return {
+    description: normaliseDescription(description),
+    tags: tags.map((t) => ({ name: t.name, text: t.text.join('\n').trim(), line: t.line })),
+  };
+}
+
+function normaliseDescription(lines: readonly string[]): string {
+  // Drop common indentation, trailing/leading blank lines; keep paragraphs.
+  const text = lines.join('\n').replace(/\n{3,}/g, '\n\n');
+  return text.trim();
+}
