@@ -1,4 +1,4 @@
-import type { Time } from './scalars.ts';
+import type { int64, Time } from './scalars.ts';
 
 /** An object whose unknown fields the API server keeps: `x-kubernetes-preserve-unknown-fields: true`. */
 export interface PreserveUnknownFields {
@@ -45,19 +45,39 @@ export interface ObjectMeta {
   managedFields?: ManagedFieldsEntry[];
 }
 
-/** metav1.Condition: the standard shape of a status condition. */
+/**
+ * Condition contains details for one aspect of the current state of this API Resource.
+ * (metav1.Condition, with the same validation as controller-gen emits for it.)
+ */
 export interface Condition {
-  /** type of condition in CamelCase or in foo.example.com/CamelCase. */
+  /**
+   * type of condition in CamelCase or in foo.example.com/CamelCase.
+   * @maxLength 316
+   * @pattern ^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$
+   */
   type: string;
   /** status of the condition, one of True, False, Unknown. */
   status: 'True' | 'False' | 'Unknown';
-  /** observedGeneration is the .metadata.generation the condition was set based upon. */
-  observedGeneration?: number;
-  /** lastTransitionTime is the last time the condition transitioned from one status to another. */
+  /**
+   * observedGeneration represents the .metadata.generation that the condition was set based upon.
+   * @minimum 0
+   */
+  observedGeneration?: int64;
+  /**
+   * lastTransitionTime is the last time the condition transitioned from one status to another.
+   */
   lastTransitionTime: Time;
-  /** reason is a programmatic identifier (CamelCase) of the reason for the last transition. */
+  /**
+   * reason contains a programmatic identifier indicating the reason for the condition's last transition.
+   * @maxLength 1024
+   * @minLength 1
+   * @pattern ^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$
+   */
   reason: string;
-  /** message is a human readable message about the transition. */
+  /**
+   * message is a human readable message indicating details about the transition.
+   * @maxLength 32768
+   */
   message: string;
 }
 

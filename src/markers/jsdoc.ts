@@ -11,7 +11,7 @@ const TAG_LINE = /^@([A-Za-z][\w:.-]*)(?:\s+|$)/;
 
 /**
  * Splits a `/** ... *\/` comment into description and tags. `startLine` is the 1-based line of the
- * comment's first line in its file, so each tag knows its own line. A tag starts only at the
+ * comment's first line in its file, so each tag knows its own line. Inside tags, `*\/` stands for star-slash. A tag starts only at the
  * beginning of a line: `@` inside text (e.g. `jsonPath=.x[?(@.type=="Ready")]`) is not a tag.
  */
 export function parseDocComment(comment: string, startLine: number): DocComment {
@@ -35,7 +35,8 @@ export function parseDocComment(comment: string, startLine: number): DocComment 
   });
   return {
     description: normaliseDescription(description),
-    tags: tags.map((t) => ({ name: t.name, text: t.text.join('\n').trim(), line: t.line })),
+    // `*/` cannot appear inside a comment: `*\/` stands for it (e.g. in a @pattern).
+    tags: tags.map((t) => ({ name: t.name, text: t.text.join('\n').trim().replaceAll('*\\/', '*/'), line: t.line })),
   };
 }
 

@@ -178,10 +178,12 @@ export class MarkerRegistry<Effect> {
         }
         args = parseNamedArgs(text, spec.args);
       } else if (spec.value) {
-        if (text === '' && spec.value.type !== 'bool') {
-          throw new MarkerArgumentError(`missing its value (${spec.value.help})`);
+        if (text === '') {
+          if (spec.value.required) throw new MarkerArgumentError(`missing its value (${spec.value.help})`);
+          value = spec.value.type === 'bool' ? true : undefined;
+        } else {
+          value = convertArg(spec.value.type, text, 'value', spec.value);
         }
-        value = convertArg(spec.value.type, text, 'value', spec.value);
       } else if (spec.args) {
         args = parseNamedArgs(text, spec.args);
       } else if (text !== '') {

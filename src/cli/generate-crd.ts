@@ -1,0 +1,46 @@
+import { InvalidArgumentError } from 'commander';
+import { readProjectFile } from '../shared/project-file.ts';
+import type { CommandModule } from './command-module.ts';
+import { contextFor } from './context.ts';
+import { OpGenError } from '../errors.ts';
+
+function wholeNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number >= 0');
+  return n;
+}
+
+/** `op-gen generate crd`: CRDs from the TypeScript API types. The generator loads only when run. */
+export const generateCrdCommand: CommandModule = {
+  register(parent, io) {
+    parent
+      .command('crd')
+      .description('generate CustomResourceDefinitions from the API types (src/api/<group>/<version>/)')
+      .option('--api-dir <dir>', 'API source folder (default: apiDir from op-gen.yaml, else src/api)')
+      .option('--out <dir>', 'output folder', 'config/crd/bases')
+      .option('--check', 'write nothing; exit 1 listing the files that would change (for CI)')
+      .option('--max-desc-len <n>', 'cut descriptions longer than n characters (0 drops them)', wholeNumber)
+      .action(async (opts: { apiDir?: string; out: string; check?: boolean; maxDescLen?: number }, command) => {
+        const ctx = contextFor(command, io);
+        const apiDir = opts.apiDir ?? readProjectFile(ctx.cwd)?.apiDir ?? 'src/api';
+        const { generateCrds } = await import('../generate/crd/index.ts');
+        const result = await generateCrds({
+          cwd: ctx.cwd,
+          apiDir,
+          outDir: opts.out,
+          check: opts.check === true,
+          ...(opts.maxDescLen === undefined ? {} : { maxDescLen: opts.maxDescLen }),
+        });
+        if (opts.check) {
+          if (result.changed.length > 0) {
+            throw new OpGenError(
+              `${result.changed.length} CRD file(s) out of date:\n${result.changed.map((f) => `  ${f}`).join('\n')}\nRun \`op-gen generate crd\` and commit the result.`,
+            );
+          }
+          ctx.stdout.write(`${result.files.length} CRD file(s) up to date\n`);
+          return;
+        }
+        for (const f of result.files) ctx.stdout.write(`${result.changed.includes(f) ? 'wrote    ' : 'unchanged'} ${f}\n`);
+      });
+  },
+};

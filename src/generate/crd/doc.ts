@@ -1,0 +1,24 @@
+import type { ts as TS } from 'ts-morph';
+import { parseDocComment, type DocComment } from '../../markers/index.ts';
+
+const EMPTY: DocComment = { description: '', tags: [] };
+
+/** The `/** *\/` comment right before a declaration, split into description and tags. */
+export function docOf(ts: typeof TS, node: TS.Node, file: TS.SourceFile): DocComment {
+  const text = file.text;
+  const ranges = ts.getLeadingCommentRanges(text, node.pos);
+  if (!ranges) return EMPTY;
+  for (let i = ranges.length - 1; i >= 0; i--) {
+    const r = ranges[i];
+    if (!r || r.kind !== ts.SyntaxKind.MultiLineCommentTrivia) continue;
+    const comment = text.slice(r.pos, r.end);
+    if (!comment.startsWith('/**') || comment === '/**/') continue;
+    return parseDocComment(comment, file.getLineAndCharacterOfPosition(r.pos).line + 1);
+  }
+  return EMPTY;
+}
+
+/** 1-based line of a node's first token. */
+export function lineOf(node: TS.Node, file: TS.SourceFile): number {
+  return file.getLineAndCharacterOfPosition(node.getStart(file)).line + 1;
+}

@@ -1,0 +1,64 @@
+import { join, relative, resolve } from 'node:path';
+import { OpGenError } from '../../errors.ts';
+import { changedFiles, writeFilesAtomically, type OutputFile } from '../../shared/atomic-write.ts';
+import { sortKeysDeep, toYaml } from '../../shared/yaml.ts';
+import { assembleCrds, type CustomResourceDefinition } from './assemble.ts';
+import { walkApi } from './model.ts';
+import type { SchemaBuilder } from './schema-builder.ts';
+import { loadCelChecker } from './seams.ts';
+import { checkStructural } from './structural.ts';
+
+export interface GenerateCrdsOptions {
+  /** Project root. */
+  readonly cwd: string;
+  /** API source folder, relative to cwd (default `src/api`). */
+  readonly apiDir?: string;
+  /** Output folder, relative to cwd (default `config/crd/bases`). */
+  readonly outDir?: string;
+  /** Write nothing; report the files that would change. */
+  readonly check?: boolean;
+  /** Cut descriptions longer than this (0 drops them). */
+  readonly maxDescLen?: number;
+}
+
+export interface GenerateCrdsResult {
+  /** Every CRD file, relative to cwd. */
+  readonly files: readonly string[];
+  /** The files whose content changed (with `check`: would change), relative to cwd. */
+  readonly changed: readonly string[];
+  readonly crds: readonly CustomResourceDefinition[];
+}
+
+/** Generates one CRD per group+kind; writes all files atomically (or, with `check`, none). */
+export async function generateCrds(options: GenerateCrdsOptions): Promise<GenerateCrdsResult> {
+  const { cwd } = options;
+  const outDir = options.outDir ?? 'config/crd/bases';
+  if (options.maxDescLen !== undefined && (!Number.isInteger(options.maxDescLen) || options.maxDescLen < 0)) {
+    throw new OpGenError(`--max-desc-len must be a whole number >= 0, got ${options.maxDescLen}`, { exitCode: 2 });
+  }
+  const { kinds, builder } = await walkApi(options, { collectDocs: false });
+  for (const k of kinds) checkStructural(k.schema, k.kind, builder.origins, k.location);
+  await checkCelRules(builder);
+  const crds = assembleCrds(kinds, { maxDescLen: options.maxDescLen });
+  const files: OutputFile[] = crds.map((crd) => ({
+    path: join(resolve(cwd, outDir), `${crd.spec.group}_${crd.spec.names.plural}.yaml`),
+    content: `---\n${toYaml(sortKeysDeep(crd))}`,
+  }));
+  const changed = options.check ? changedFiles(files) : writeFilesAtomically(files);
+  const rel = (p: string): string => relative(cwd, p);
+  return { files: files.map((f) => rel(f.path)), changed: changed.map(rel), crds };
+}
+
+async function checkCelRules(builder: SchemaBuilder): Promise<void> {
+  if (builder.celRules.length === 0) return;
+  const checker = await loadCelChecker();
+  for (const pending of builder.celRules) {
+    const problems = await checker.checkCelRule(pending.rule, pending.self);
+    if (problems.length > 0) {
+      const { file, line } = pending.location;
+      throw new OpGenError(
+        `${file}:${line}: ${pending.path}: CEL rule "${pending.rule}": ${problems.map((p) => p.message).join('; ')}. Fix the rule (self is ${pending.path}).`,
+      );
+    }
+  }
+}

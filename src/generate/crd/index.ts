@@ -1,0 +1,32 @@
+/**
+ * `op-gen generate crd` as a library: the bundle, client and scaffold generators use loadApiModel to
+ * read the API sources the same way the CRD generator does.
+ */
+import type { ApiKind, ApiModelOptions } from './model.ts';
+import { walkApi } from './model.ts';
+
+export { generateCrds, type GenerateCrdsOptions, type GenerateCrdsResult } from './generate.ts';
+export type { ApiKind, ApiModelOptions } from './model.ts';
+export type { FieldDoc } from './schema-builder.ts';
+export type { JSONSchemaProps, ValidationRule } from './schema-types.ts';
+export type { CustomResourceDefinition } from './assemble.ts';
+export { VERSION_ANNOTATION } from './assemble.ts';
+
+/** Every kind in the API sources (each version separately), with the docs and tags of the kind and its fields. */
+export async function loadApiModel(options: ApiModelOptions): Promise<ApiKind[]> {
+  const { kinds } = await walkApi(options, { collectDocs: true });
+  return kinds.map((k) => ({
+    group: k.group,
+    version: k.version,
+    kind: k.kind,
+    plural: k.plural,
+    singular: k.singular,
+    namespaced: k.namespaced,
+    storage: k.storage,
+    served: k.served,
+    description: k.description,
+    tags: k.tags,
+    fields: k.fields,
+    location: k.location,
+  }));
+}

@@ -1,0 +1,206 @@
+import { relative } from 'node:path';
+import type { ts as TS } from 'ts-morph';
+import { OpGenError } from '../../errors.ts';
+import { crdMarkers, type CrdMarker } from '../../markers/crd.ts';
+import type { RawTag, SourceLocation } from '../../markers/index.ts';
+import { findVersionFolders, readGroupVersion } from './discover.ts';
+import { docOf, lineOf } from './doc.ts';
+import { pluralize } from './names.ts';
+import { createApiProgram, K8S_STUB_DIR, opGenTypesDir, type ApiProgram } from './program.ts';
+import { SchemaBuilder, type FieldDoc } from './schema-builder.ts';
+import type { JSONSchemaProps } from './schema-types.ts';
+import { loadBuiltinSchemas, type BuiltinSchemas } from './seams.ts';
+import { loadTypeScript } from './typescript.ts';
+import { sourceError } from './walk-error.ts';
+
+/** One kind in one version, as found in the API sources. */
+export interface ApiKind {
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+  readonly plural: string;
+  readonly singular: string;
+  readonly namespaced: boolean;
+  /** `@storageversion` was given (with a single version, the version is the storage version anyway). */
+  readonly storage: boolean;
+  readonly served: boolean;
+  /** The root type's doc comment: description and every tag (markers and others, e.g. CSV descriptors). */
+  readonly description: string;
+  readonly tags: readonly RawTag[];
+  /** Doc comments of every field below the kind (`spec.size`, `spec.pods[].name`), with all their tags. */
+  readonly fields: readonly FieldDoc[];
+  readonly location: SourceLocation;
+}
+
+/** A kind with everything `generate crd` needs to write its version of the CRD. */
+export interface KindVersion extends ApiKind {
+  readonly markers: readonly CrdMarker[];
+  readonly schema: JSONSchemaProps;
+  readonly shortNames: readonly string[];
+  readonly categories: readonly string[];
+}
+
+export interface ApiModelOptions {
+  /** Project root. */
+  readonly cwd: string;
+  /** API source folder relative to cwd (default `src/api`). */
+  readonly apiDir?: string;
+}
+
+export interface WalkResult {
+  readonly kinds: KindVersion[];
+  readonly builder: SchemaBuilder;
+  readonly api: ApiProgram;
+}
+
+const API_VERSION_DESC =
+  'APIVersion defines the versioned schema of this representation of an object.\nServers should convert recognized schemas to the latest internal value, and\nmay reject unrecognized values.\nMore info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources';
+const KIND_DESC =
+  'Kind is a string value representing the REST resource this object represents.\nServers may infer this from the endpoint the client submits requests to.\nCannot be updated.\nIn CamelCase.\nMore info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds';
+
+const DNS_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
+
+/** Loads the API sources and walks every kind: the shared core of loadApiModel and generateCrds. */
+export async function walkApi(options: ApiModelOptions, walkOptions: { collectDocs: boolean }): Promise<WalkResult> {
+  const cwd = options.cwd;
+  const apiDir = options.apiDir ?? 'src/api';
+  const folders = findVersionFolders(cwd, apiDir);
+  const ts = loadTypeScript();
+  const api = createApiProgram(ts, folders.flatMap((f) => f.files), cwd);
+  const usesBuiltins = api.program.getSourceFiles().some((f) => f.fileName.startsWith(K8S_STUB_DIR) && f.text.length > 0);
+  const builtins: BuiltinSchemas | undefined = usesBuiltins ? await loadBuiltinSchemas() : undefined;
+  const builder = new SchemaBuilder(ts, api.checker, cwd, opGenTypesDir(), builtins);
+  if (walkOptions.collectDocs) builder.fieldDocs = [];
+  const display = (f: string): string => relative(cwd, f) || f;
+
+  const kinds: KindVersion[] = [];
+  for (const folder of folders) {
+    const gvFile = api.program.getSourceFile(folder.groupVersionFile);
+    if (!gvFile) throw new OpGenError(`${display(folder.groupVersionFile)}: cannot be read`);
+    const { group, version, statement } = readGroupVersion(ts, gvFile, display(folder.groupVersionFile));
+    const pkgDoc = docOf(ts, statement, gvFile);
+    const pkgMarkers = crdMarkers.parseAll(pkgDoc.tags, 'package', display(gvFile.fileName)).markers;
+    if (pkgMarkers.some((m) => m.spec.name === 'skip')) continue;
+    for (const fileName of folder.files) {
+      const file = api.program.getSourceFile(fileName);
+      if (!file) continue;
+      for (const stmt of file.statements) {
+        if (!ts.isInterfaceDeclaration(stmt) && !ts.isTypeAliasDeclaration(stmt)) continue;
+        const doc = builder.doc(stmt);
+        if (!doc.tags.some((t) => t.name.toLowerCase() === 'kind')) continue;
+        const location = { file: display(fileName), line: lineOf(stmt, file) };
+        if (!stmt.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) {
+          throw sourceError(location, stmt.name.text, 'is marked @kind but not exported', `Write \`export interface ${stmt.name.text}\``);
+        }
+        if (stmt.typeParameters) {
+          throw sourceError(location, stmt.name.text, 'is a generic kind', 'A kind must be a concrete type: instantiate the generic in a type alias');
+        }
+        const kind = kindVersion(builder, api, stmt, { group, version, location, description: doc.description, tags: doc.tags });
+        if (kind) kinds.push(kind);
+      }
+    }
+  }
+  if (kinds.length === 0) {
+    throw new OpGenError(
+      `${apiDir}: no kinds found. Mark the root type of each kind with @kind in its doc comment (see docs/generate-crd.md).`,
+    );
+  }
+  return { kinds, builder, api };
+}
+
+interface KindSeed {
+  readonly group: string;
+  readonly version: string;
+  readonly location: SourceLocation;
+  readonly description: string;
+  readonly tags: readonly RawTag[];
+}
+
+function kindVersion(
+  builder: SchemaBuilder,
+  api: ApiProgram,
+  decl: TS.InterfaceDeclaration | TS.TypeAliasDeclaration,
+  seed: KindSeed,
+): KindVersion | undefined {
+  const { ts, checker } = api;
+  const { markers } = builder.markers(decl, 'type');
+  if (markers.some((m) => m.spec.name === 'skipversion')) return undefined;
+  const one = (name: string): CrdMarker | undefined => markers.find((m) => m.spec.name === name);
+  const all = (name: string): CrdMarker[] => markers.filter((m) => m.spec.name === name);
+  const resource = one('resource')?.args ?? {};
+  const kindName = (one('kind')?.value as string | undefined) || decl.name.text;
+  if (!/^[A-Z][A-Za-z0-9]*$/.test(kindName)) {
+    throw sourceError(seed.location, kindName, 'is not a valid kind name', 'Kinds are CamelCase, starting with an upper-case letter');
+  }
+  const singular = (one('singular')?.value as string | undefined) ?? (resource.singular as string | undefined) ?? kindName.toLowerCase();
+  const plural = (one('plural')?.value as string | undefined) ?? (resource.path as string | undefined) ?? pluralize(kindName);
+  for (const [what, value] of [['plural', plural], ['singular', singular]] as const) {
+    if (!DNS_LABEL.test(value)) {
+      throw sourceError(seed.location, kindName, `${what} "${value}" is not a lower-case DNS label`, `Fix @${what}`);
+    }
+  }
+  const scope = (one('scope')?.value as string | undefined) ?? (resource.scope as string | undefined) ?? 'Namespaced';
+  const shortNames = [...((resource.shortName as string[] | undefined) ?? []), ...all('shortName').flatMap((m) => m.value as string[])];
+  const categories = [...((resource.categories as string[] | undefined) ?? []), ...all('categories').flatMap((m) => m.value as string[])];
+
+  const where = { path: kindName, location: seed.location };
+  const type = checker.getTypeAtLocation(decl.name);
+  const props = checker.getPropertiesOfType(type).filter((p) => !p.name.startsWith('__@'));
+  if (!props.some((p) => p.name === 'spec' || p.name === 'status')) {
+    throw sourceError(seed.location, kindName, 'has neither `spec` nor `status`', 'A kind has `apiVersion`, `kind`, `metadata: ObjectMeta`, `spec` and usually `status?`');
+  }
+  const properties: Record<string, JSONSchemaProps> = {};
+  const required: string[] = [];
+  for (const prop of props) {
+    const decl = prop.valueDeclaration ?? prop.declarations?.[0];
+    const doc = decl ? builder.doc(decl) : undefined;
+    if (prop.name === 'apiVersion' || prop.name === 'kind') {
+      properties[prop.name] = { type: 'string', description: doc?.description || (prop.name === 'kind' ? KIND_DESC : API_VERSION_DESC) };
+      continue;
+    }
+    if (prop.name === 'metadata') {
+      const metaType = checker.getTypeOfSymbol(prop);
+      const name = (metaType.aliasSymbol ?? metaType.getSymbol())?.name;
+      const nonNull = metaType.flags & ts.TypeFlags.Union ? (metaType as TS.UnionType).types.find((t) => !(t.flags & ts.TypeFlags.Undefined)) : metaType;
+      const nonNullName = nonNull?.getSymbol()?.name ?? name;
+      if (nonNullName !== 'ObjectMeta') {
+        throw sourceError(
+          decl ? builder.locationOf(decl) : seed.location,
+          `${kindName}.metadata`,
+          `has type \`${checker.typeToString(metaType)}\``,
+          "A kind's metadata is `ObjectMeta` (import type { ObjectMeta } from 'op-gen'); the API server owns its schema",
+        );
+      }
+      properties.metadata = { type: 'object' };
+      continue;
+    }
+    const field = builder.fieldSchema(prop, { path: kindName, location: seed.location });
+    if (!field) continue;
+    properties[prop.name] = field.schema;
+    if (field.required) required.push(prop.name);
+  }
+  let schema: JSONSchemaProps = { type: 'object', properties };
+  if (seed.description) schema.description = seed.description;
+  if (required.length > 0) schema.required = required;
+  schema = builder.applyMarkers(schema, markers, where);
+  builder.origins.set(schema, where);
+  const fields = builder.fieldDocs ? builder.fieldDocs.splice(0).map((f) => ({ ...f, path: f.path.startsWith(`${kindName}.`) ? f.path.slice(kindName.length + 1) : f.path })) : [];
+  return {
+    group: seed.group,
+    version: seed.version,
+    kind: kindName,
+    plural,
+    singular,
+    namespaced: scope === 'Namespaced',
+    storage: !!one('storageversion'),
+    served: !one('unservedversion'),
+    description: seed.description,
+    tags: seed.tags,
+    fields,
+    location: seed.location,
+    markers,
+    schema,
+    shortNames,
+    categories,
+  };
+}

@@ -1,0 +1,118 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { ts as TS } from 'ts-morph';
+import { LIB_STUB, LIB_STUB_PATH } from './lib-stub.ts';
+
+/** Where virtual stubs of @kubernetes/client-node live; a type declared under it is a built-in. */
+export const K8S_STUB_DIR = '/__op-gen__/k8s/';
+export const K8S_MODULE = '@kubernetes/client-node';
+
+/** op-gen's own entry (the helper types): src/index.ts when run from source, dist/index.d.ts when built. */
+export function opGenTypesEntry(): string {
+  const fromSource = import.meta.url.endsWith('.ts');
+  return fileURLToPath(new URL(fromSource ? '../../index.ts' : '../../index.d.ts', import.meta.url));
+}
+
+/** The folder holding op-gen's helper type declarations (ObjectMeta, PreserveUnknownFields...). */
+export function opGenTypesDir(): string {
+  return fileURLToPath(new URL('../../api-types/', import.meta.url));
+}
+
+export interface ApiProgram {
+  readonly ts: typeof TS;
+  readonly program: TS.Program;
+  readonly checker: TS.TypeChecker;
+}
+
+/**
+ * A program over the API sources only, built for speed: `noLib` with a tiny lib stub, JSDoc left
+ * unparsed (markers are read from the raw comments), `op-gen` resolved to the running op-gen's helper
+ * types, and `@kubernetes/client-node` replaced by a per-file stub declaring just the names a file
+ * imports (the real package's declarations are thousands of files; built-in schemas come from data).
+ */
+export function createApiProgram(ts: typeof TS, rootFiles: readonly string[], cwd: string): ApiProgram {
+  const options: TS.CompilerOptions = {
+    noLib: true,
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    types: [],
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    allowImportingTsExtensions: true,
+    resolveJsonModule: false,
+  };
+  const texts = new Map<string, string>();
+  const opGenEntry = opGenTypesEntry();
+
+  const readText = (fileName: string): string | undefined => {
+    if (fileName === LIB_STUB_PATH) return LIB_STUB;
+    const cached = texts.get(fileName);
+    if (cached !== undefined) return cached;
+    if (!existsSync(fileName)) return undefined;
+    const text = readFileSync(fileName, 'utf8');
+    texts.set(fileName, text);
+    return text;
+  };
+
+  const moduleHost = {
+    fileExists: (f) => f === LIB_STUB_PATH || texts.has(f) || existsSync(f),
+    readFile: readText,
+    directoryExists: (d) => existsSync(d) && statSync(d).isDirectory(),
+    getCurrentDirectory: () => cwd,
+  } satisfies TS.ModuleResolutionHost;
+  const cache = ts.createModuleResolutionCache(cwd, (f) => f, options);
+
+  const host: TS.CompilerHost = {
+    ...moduleHost,
+    getSourceFile(fileName, languageVersionOrOptions) {
+      const text = readText(fileName);
+      if (text === undefined) return undefined;
+      const langOptions =
+        typeof languageVersionOrOptions === 'object' ? languageVersionOrOptions : { languageVersion: languageVersionOrOptions };
+      return ts.createSourceFile(fileName, text, { ...langOptions, jsDocParsingMode: ts.JSDocParsingMode.ParseNone }, false);
+    },
+    getDefaultLibFileName: () => LIB_STUB_PATH,
+    writeFile: () => undefined,
+    getCanonicalFileName: (f) => f,
+    useCaseSensitiveFileNames: () => true,
+    getNewLine: () => '\n',
+    resolveModuleNameLiterals(literals, containingFile, _redirected, opts, containingSourceFile) {
+      return literals.map((literal) => {
+        const name = literal.text;
+        if (name === 'op-gen') {
+          return { resolvedModule: { resolvedFileName: opGenEntry, extension: opGenEntry.endsWith('.d.ts') ? ts.Extension.Dts : ts.Extension.Ts, isExternalLibraryImport: false } };
+        }
+        if (name === K8S_MODULE) {
+          const stub = `${K8S_STUB_DIR}${encodeURIComponent(containingFile)}.d.ts`;
+          if (!texts.has(stub)) texts.set(stub, k8sStub(ts, containingSourceFile));
+          return { resolvedModule: { resolvedFileName: stub, extension: ts.Extension.Dts, isExternalLibraryImport: false } };
+        }
+        return ts.resolveModuleName(name, containingFile, opts, moduleHost, cache);
+      });
+    },
+  };
+  const program = ts.createProgram({ rootNames: [LIB_STUB_PATH, ...rootFiles], options, host });
+  return { ts, program, checker: program.getTypeChecker() };
+}
+
+/** `export interface V1Foo { ... }` for each name the file imports or re-exports from client-node. */
+function k8sStub(ts: typeof TS, file: TS.SourceFile): string {
+  const names = new Set<string>();
+  for (const stmt of file.statements) {
+    let spec: TS.Expression | undefined;
+    let elements: readonly (TS.ImportSpecifier | TS.ExportSpecifier)[] = [];
+    if (ts.isImportDeclaration(stmt)) {
+      spec = stmt.moduleSpecifier;
+      const bindings = stmt.importClause?.namedBindings;
+      if (bindings && ts.isNamedImports(bindings)) elements = bindings.elements;
+    } else if (ts.isExportDeclaration(stmt) && stmt.moduleSpecifier) {
+      spec = stmt.moduleSpecifier;
+      if (stmt.exportClause && ts.isNamedExports(stmt.exportClause)) elements = stmt.exportClause.elements;
+    }
+    if (!spec || !ts.isStringLiteral(spec) || spec.text !== K8S_MODULE) continue;
+    for (const el of elements) names.add((el.propertyName ?? el.name).text);
+  }
+  return [...names].map((n) => `export interface ${n} { readonly __opGenKubernetesBuiltin: '${n}'; }`).join('\n');
+}

@@ -1,0 +1,542 @@
+import { relative, sep } from 'node:path';
+import type { ts as TS } from 'ts-morph';
+import { crdMarkers, type CrdMarker } from '../../markers/crd.ts';
+import type { DocComment, JsonValue, RawTag, SourceLocation } from '../../markers/index.ts';
+import { markerError } from '../../markers/index.ts';
+import { docOf, lineOf } from './doc.ts';
+import { LIB_STUB_PATH } from './lib-stub.ts';
+import { K8S_STUB_DIR } from './program.ts';
+import type { JSONSchemaProps } from './schema-types.ts';
+import type { BuiltinSchemas } from './seams.ts';
+import { sourceError } from './walk-error.ts';
+
+/** Kubernetes' resource.Quantity pattern, as controller-gen emits it. */
+export const QUANTITY_PATTERN =
+  '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$';
+
+/** A doc comment found while walking, for the bundle generator and other readers. */
+export interface FieldDoc {
+  /** Path below the kind, e.g. `spec.pods[].name`. */
+  readonly path: string;
+  readonly description: string;
+  readonly tags: readonly RawTag[];
+  readonly location: SourceLocation;
+}
+
+/** A CEL rule to check once the walk is done (the checker is loaded lazily). */
+export interface PendingCelRule {
+  readonly rule: string;
+  readonly self: JSONSchemaProps;
+  readonly location: SourceLocation;
+  readonly path: string;
+}
+
+interface Where {
+  readonly path: string;
+  readonly location: SourceLocation;
+}
+
+const NON_JSON_LIB_TYPES = new Set(['Date', 'Promise', 'Map', 'Set', 'RegExp', 'Function', 'Symbol', 'BigInt']);
+
+const SCALAR_TYPES: Record<string, readonly string[]> = {
+  minimum: ['integer', 'number'],
+  maximum: ['integer', 'number'],
+  exclusiveMinimum: ['integer', 'number'],
+  exclusiveMaximum: ['integer', 'number'],
+  multipleOf: ['integer', 'number'],
+  minLength: ['string'],
+  maxLength: ['string'],
+  pattern: ['string'],
+  minItems: ['array'],
+  maxItems: ['array'],
+  uniqueItems: ['array'],
+  listType: ['array'],
+  listMapKey: ['array'],
+  minProperties: ['object'],
+  maxProperties: ['object'],
+  mapType: ['object'],
+  structType: ['object'],
+};
+
+/**
+ * Turns checker types into structural schemas. Each object type is resolved once (cached by type id);
+ * markers on type aliases, fields and kinds are applied on copies.
+ */
+export class SchemaBuilder {
+  readonly #ts: typeof TS;
+  readonly #checker: TS.TypeChecker;
+  readonly #cwd: string;
+  readonly #opGenTypesDir: string;
+  readonly #builtins: BuiltinSchemas | undefined;
+  readonly #cache = new Map<number, JSONSchemaProps>();
+  readonly #inProgress = new Set<number>();
+  readonly #docCache = new Map<TS.Node, DocComment>();
+  /** Where each schema node came from (for structural-check errors). */
+  readonly origins = new WeakMap<JSONSchemaProps, Where>();
+  readonly celRules: PendingCelRule[] = [];
+  /** Doc comments of fields, collected only when `collectDocs` is set. */
+  fieldDocs: FieldDoc[] | undefined;
+
+  constructor(
+    ts: typeof TS,
+    checker: TS.TypeChecker,
+    cwd: string,
+    opGenTypesDir: string,
+    builtins: BuiltinSchemas | undefined,
+  ) {
+    this.#ts = ts;
+    this.#checker = checker;
+    this.#cwd = cwd;
+    this.#opGenTypesDir = opGenTypesDir;
+    this.#builtins = builtins;
+  }
+
+  readonly #displayCache = new Map<string, string>();
+
+  display(fileName: string): string {
+    let shown = this.#displayCache.get(fileName);
+    if (shown === undefined) {
+      shown = relative(this.#cwd, fileName) || fileName;
+      this.#displayCache.set(fileName, shown);
+    }
+    return shown;
+  }
+
+  locationOf(node: TS.Node): SourceLocation {
+    const file = node.getSourceFile();
+    return { file: this.display(file.fileName), line: lineOf(node, file) };
+  }
+
+  doc(node: TS.Node): DocComment {
+    let doc = this.#docCache.get(node);
+    if (!doc) {
+      doc = docOf(this.#ts, node, node.getSourceFile());
+      this.#docCache.set(node, doc);
+    }
+    return doc;
+  }
+
+  /** Parses the markers of a declaration (type or field). Unknown tags are returned apart. */
+  markers(node: TS.Node, target: 'type' | 'field'): { doc: DocComment; markers: CrdMarker[]; unknown: RawTag[] } {
+    const doc = this.doc(node);
+    if (doc.tags.length === 0) return { doc, markers: [], unknown: [] };
+    const parsed = crdMarkers.parseAll(doc.tags, target, this.display(node.getSourceFile().fileName));
+    return { doc, ...parsed };
+  }
+
+  /**
+   * The schema of a field or element typed `type`, written as `typeNode` (when known: markers on
+   * type aliases along the way apply). `path` is for errors (`Memcached.spec.pods[].name`).
+   */
+  schemaFor(type: TS.Type, typeNode: TS.TypeNode | undefined, where: Where, fieldMarkers: readonly CrdMarker[] = []): JSONSchemaProps {
+    const ts = this.#ts;
+    // Markers and descriptions of type aliases the field is written with (`port: Port`).
+    const aliasLayers: { doc: DocComment; markers: CrdMarker[] }[] = [];
+    let node = typeNode;
+    let elementNode: TS.TypeNode | undefined;
+    for (let hops = 0; node && hops < 20; hops++) {
+      node = this.#stripNullable(node);
+      if (!node) break;
+      if (ts.isArrayTypeNode(node)) {
+        elementNode = node.elementType;
+        break;
+      }
+      if (!ts.isTypeReferenceNode(node)) break;
+      if (ts.isIdentifier(node.typeName) && (node.typeName.text === 'Array' || node.typeName.text === 'ReadonlyArray')) {
+        elementNode = node.typeArguments?.[0];
+        break;
+      }
+      let symbol = this.#checker.getSymbolAtLocation(node.typeName);
+      if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = this.#checker.getAliasedSymbol(symbol);
+      const decl = symbol?.declarations?.[0];
+      if (!decl || !ts.isTypeAliasDeclaration(decl) || decl.typeParameters) break;
+      if (this.#isOpGenFile(decl.getSourceFile().fileName)) break;
+      const layer = this.markers(decl, 'type');
+      aliasLayers.push(layer);
+      node = decl.type;
+    }
+
+    const { base, nullable } = this.#baseSchema(type, where, elementNode, fieldMarkers);
+    let schema: JSONSchemaProps = { ...base };
+    if (nullable) schema.nullable = true;
+    // Innermost alias first, so outer aliases and the field override.
+    for (const layer of aliasLayers.reverse()) {
+      if (layer.doc.description) schema.description = layer.doc.description;
+      schema = this.applyMarkers(schema, layer.markers, where);
+    }
+    schema = this.applyMarkers(schema, fieldMarkers, where);
+    this.origins.set(schema, where);
+    return schema;
+  }
+
+  #stripNullable(node: TS.TypeNode): TS.TypeNode | undefined {
+    const ts = this.#ts;
+    while (ts.isParenthesizedTypeNode(node) || (ts.isTypeOperatorNode(node) && node.operator === ts.SyntaxKind.ReadonlyKeyword)) {
+      node = ts.isParenthesizedTypeNode(node) ? node.type : node.type;
+    }
+    if (ts.isUnionTypeNode(node)) {
+      const rest = node.types.filter(
+        (t) =>
+          !(ts.isLiteralTypeNode(t) && t.literal.kind === ts.SyntaxKind.NullKeyword) && t.kind !== ts.SyntaxKind.UndefinedKeyword,
+      );
+      return rest.length === 1 ? rest[0] : undefined;
+    }
+    return node;
+  }
+
+  #isOpGenFile(fileName: string): boolean {
+    return fileName.startsWith(this.#opGenTypesDir) || fileName.split(sep).join('/').includes('/node_modules/op-gen/');
+  }
+
+  /** Applies schema markers (in order) to a copy of `schema`. */
+  applyMarkers(schema: JSONSchemaProps, markers: readonly CrdMarker[], where: Where): JSONSchemaProps {
+    if (markers.length === 0) return schema;
+    const out: JSONSchemaProps = { ...schema };
+    for (const m of markers) {
+      const effect = m.spec.effect;
+      if (!effect || effect.on !== 'schema') continue;
+      let target = out;
+      if (m.items) {
+        if (!out.items) {
+          throw markerError(m.location, m.tag, `${where.path} is not an array`, `Use @${m.spec.name} without items:`);
+        }
+        out.items = { ...out.items };
+        target = out.items;
+      }
+      const allowed = SCALAR_TYPES[m.spec.name];
+      if (allowed && !target['x-kubernetes-int-or-string'] && !(target.type && allowed.includes(target.type))) {
+        throw markerError(
+          m.location,
+          m.tag,
+          `applies to ${allowed.join(' or ')} values, but ${where.path}${m.items ? '[]' : ''} is ${target.type ?? 'untyped'}`,
+          'Remove the marker or change the type',
+        );
+      }
+      if (target['x-kubernetes-validations']) target['x-kubernetes-validations'] = [...target['x-kubernetes-validations']];
+      if (target['x-kubernetes-list-map-keys']) target['x-kubernetes-list-map-keys'] = [...target['x-kubernetes-list-map-keys']];
+      const before = target['x-kubernetes-validations']?.length ?? 0;
+      effect.apply(target, m);
+      const rules = target['x-kubernetes-validations'] ?? [];
+      for (let i = before; i < rules.length; i++) {
+        const rule = rules[i];
+        if (rule) this.celRules.push({ rule: rule.rule, self: target, location: m.location, path: where.path });
+      }
+    }
+    return out;
+  }
+
+  #baseSchema(
+    type: TS.Type,
+    where: Where,
+    elementNode: TS.TypeNode | undefined,
+    fieldMarkers: readonly CrdMarker[],
+  ): { base: JSONSchemaProps; nullable: boolean } {
+    const ts = this.#ts;
+    const F = ts.TypeFlags;
+    let nullable = false;
+    let t = type;
+    if (t.flags & F.Union) {
+      const members = (t as TS.UnionType).types.filter((m) => {
+        if (m.flags & F.Null) nullable = true;
+        return !(m.flags & (F.Null | F.Undefined | F.Void));
+      });
+      if (members.length === 0) throw this.#unsupported(where, 'is only null/undefined', 'Give the field a real type');
+      if (members.length === 1 && members[0]) t = members[0];
+      else if (members.length !== (t as TS.UnionType).types.length) {
+        return { base: this.#unionSchema(members, where), nullable };
+      }
+    }
+    const wantsAnything = fieldMarkers.some((m) => m.spec.name === 'preserveUnknownFields' || m.spec.name === 'schemaless' || m.spec.name === 'embeddedResource');
+    if (t.flags & F.Any) {
+      throw this.#unsupported(where, 'has type `any`', 'Write the real type, or `PreserveUnknownFields` (from op-gen) for free-form objects');
+    }
+    if (t.flags & F.Unknown) {
+      if (wantsAnything) return { base: {}, nullable };
+      throw this.#unsupported(where, 'has type `unknown`', 'Write the real type, or `PreserveUnknownFields` (from op-gen) for free-form objects, or add @preserveUnknownFields');
+    }
+    return { base: this.#typeSchema(t, where, elementNode), nullable };
+  }
+
+  #unsupported(where: Where, problem: string, fix: string): Error {
+    return sourceError(where.location, where.path, problem, fix);
+  }
+
+  #formatTag(type: TS.Type): string | undefined {
+    const ts = this.#ts;
+    if (!(type.flags & ts.TypeFlags.Intersection)) return undefined;
+    for (const part of (type as TS.IntersectionType).types) {
+      if (part.symbol?.name !== 'SchemaFormatTag') continue;
+      const arg = this.#checker.getTypeArguments(part as TS.TypeReference)[0];
+      if (arg && arg.flags & ts.TypeFlags.StringLiteral) return (arg as TS.StringLiteralType).value;
+    }
+    return undefined;
+  }
+
+  #formatSchema(format: string): JSONSchemaProps {
+    switch (format) {
+      case 'int32':
+        return { type: 'integer', format: 'int32' };
+      case 'int64':
+        return { type: 'integer', format: 'int64' };
+      case 'double':
+        return { type: 'number', format: 'double' };
+      case 'date-time':
+        return { type: 'string', format: 'date-time' };
+      case 'duration':
+        return { type: 'string' };
+      case 'quantity':
+        return {
+          anyOf: [{ type: 'integer' }, { type: 'string' }],
+          pattern: QUANTITY_PATTERN,
+          'x-kubernetes-int-or-string': true,
+        };
+      case 'int-or-string':
+        return { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true };
+      default:
+        return { type: 'string', format };
+    }
+  }
+
+  /** A union (null/undefined already removed): literal enums, booleans, tagged scalars, or an error. */
+  #unionSchema(members: readonly TS.Type[], where: Where): JSONSchemaProps {
+    const ts = this.#ts;
+    const F = ts.TypeFlags;
+    // (string | number) & Tag is normalised to (string & Tag) | (number & Tag).
+    const tags = members.map((m) => this.#formatTag(m));
+    if (tags[0] && tags.every((x) => x === tags[0])) return this.#formatSchema(tags[0]);
+    if (members.every((m) => m.flags & F.BooleanLiteral)) return { type: 'boolean' };
+    if (members.every((m) => m.flags & F.StringLiteral)) {
+      return { type: 'string', enum: members.map((m) => (m as TS.StringLiteralType).value) };
+    }
+    if (members.every((m) => m.flags & F.NumberLiteral)) {
+      const values = members.map((m) => (m as TS.NumberLiteralType).value);
+      return { type: values.every(Number.isInteger) ? 'integer' : 'number', enum: values };
+    }
+    if (members.every((m) => m.flags & F.Object) && !members.some((m) => this.#checker.isArrayType(m))) {
+      return this.#discriminatedUnion(members, where);
+    }
+    throw this.#unsupported(
+      where,
+      `is a union of different kinds of values (${members.map((m) => this.#checker.typeToString(m)).join(' | ')})`,
+      'A structural schema needs one type per field: use one type, a string-literal union, `IntOrString`, or separate optional fields',
+    );
+  }
+
+  /** Object unions with a string-literal discriminator merge into one object; others are errors. */
+  #discriminatedUnion(members: readonly TS.Type[], where: Where): JSONSchemaProps {
+    const ts = this.#ts;
+    const propsOf = members.map((m) => this.#checker.getPropertiesOfType(m));
+    const first = propsOf[0] ?? [];
+    const discriminator = first.find((p) =>
+      propsOf.every((props) => {
+        const q = props.find((x) => x.name === p.name);
+        if (!q || q.flags & ts.SymbolFlags.Optional) return false;
+        return !!(this.#checker.getTypeOfSymbol(q).flags & ts.TypeFlags.StringLiteral);
+      }),
+    );
+    if (!discriminator) {
+      throw this.#unsupported(
+        where,
+        'is a union of object types without a discriminator',
+        'Give every member a required string-literal field with the same name (e.g. `type: "A"`), or use one object type with optional fields',
+      );
+    }
+    const merged: JSONSchemaProps = { type: 'object', properties: {} };
+    const requiredEverywhere = new Set<string>();
+    members.forEach((member, i) => {
+      const schema = this.#typeSchema(member, where, undefined);
+      for (const [name, prop] of Object.entries(schema.properties ?? {})) {
+        const existing = merged.properties?.[name];
+        if (name === discriminator.name && existing?.enum && prop.enum) {
+          merged.properties = { ...merged.properties, [name]: { ...existing, enum: [...existing.enum, ...prop.enum] } };
+        } else if (!existing) merged.properties = { ...merged.properties, [name]: prop };
+      }
+      const req = new Set(schema.required ?? []);
+      if (i === 0) for (const r of req) requiredEverywhere.add(r);
+      else for (const r of [...requiredEverywhere]) if (!req.has(r)) requiredEverywhere.delete(r);
+    });
+    if (requiredEverywhere.size > 0) merged.required = [...requiredEverywhere];
+    return merged;
+  }
+
+  #typeSchema(type: TS.Type, where: Where, elementNode: TS.TypeNode | undefined): JSONSchemaProps {
+    const ts = this.#ts;
+    const F = ts.TypeFlags;
+    const checker = this.#checker;
+    const tag = this.#formatTag(type);
+    if (tag) return this.#formatSchema(tag);
+    if (type.flags & F.Union) return this.#unionSchema((type as TS.UnionType).types, where);
+    if (type.flags & F.StringLike) {
+      if (type.flags & F.StringLiteral) return { type: 'string', enum: [(type as TS.StringLiteralType).value] };
+      if (type.flags & F.TemplateLiteral) return { type: 'string' };
+      return { type: 'string' };
+    }
+    if (type.flags & F.NumberLike) {
+      if (type.flags & F.NumberLiteral) {
+        const v = (type as TS.NumberLiteralType).value;
+        return { type: Number.isInteger(v) ? 'integer' : 'number', enum: [v] };
+      }
+      return { type: 'number' };
+    }
+    if (type.flags & F.BooleanLike) return { type: 'boolean' };
+    if (type.flags & F.BigIntLike) {
+      throw this.#unsupported(where, 'is a bigint', 'JSON has no bigint: use `int64` (from op-gen) or a string');
+    }
+    if (type.flags & (F.ESSymbolLike | F.Never | F.Void | F.Undefined | F.Null)) {
+      throw this.#unsupported(where, `has type \`${checker.typeToString(type)}\` which has no JSON form`, 'Use a JSON type');
+    }
+    if (type.flags & F.TypeParameter) {
+      throw this.#unsupported(where, 'is an unresolved type parameter', 'Instantiate the generic type with a concrete type argument');
+    }
+    if (!(type.flags & (F.Object | F.Intersection))) {
+      throw this.#unsupported(where, `has type \`${checker.typeToString(type)}\` which op-gen cannot map to a schema`, 'Use a plain JSON type');
+    }
+    if (checker.isTupleType(type)) {
+      throw this.#unsupported(where, 'is a tuple', 'Structural schemas cannot say "item 0 is X, item 1 is Y": use an array of one type or an object with named fields');
+    }
+    if (checker.isArrayType(type)) {
+      const element = checker.getTypeArguments(type as TS.TypeReference)[0];
+      if (!element) throw this.#unsupported(where, 'is an array of unknown element type', 'Write the element type');
+      const itemsWhere = { path: `${where.path}[]`, location: where.location };
+      return { type: 'array', items: this.schemaFor(element, elementNode, itemsWhere) };
+    }
+    // Object types are resolved once.
+    const id = (type as { id?: number }).id ?? -1;
+    // While collecting docs (loadApiModel), every use is walked so every path gets its docs.
+    const cached = this.fieldDocs ? undefined : this.#cache.get(id);
+    if (cached) return cached;
+    if (this.#inProgress.has(id)) {
+      throw this.#unsupported(
+        where,
+        `is recursive (\`${checker.typeToString(type)}\` contains itself)`,
+        'Structural schemas cannot be recursive: cut the cycle, e.g. with a `PreserveUnknownFields` field or a name reference',
+      );
+    }
+    this.#inProgress.add(id);
+    try {
+      const schema = this.#objectSchema(type, where);
+      this.#cache.set(id, schema);
+      this.origins.set(schema, where);
+      return schema;
+    } finally {
+      this.#inProgress.delete(id);
+    }
+  }
+
+  #objectSchema(type: TS.Type, where: Where): JSONSchemaProps {
+    const ts = this.#ts;
+    const checker = this.#checker;
+    const symbol = type.aliasSymbol ?? type.getSymbol();
+    const decl = symbol?.declarations?.[0];
+    const declFile = decl?.getSourceFile().fileName ?? '';
+    const name = symbol?.name ?? '';
+    if (declFile.startsWith(K8S_STUB_DIR)) return this.#builtin(name, where);
+    const ownSymbol = type.getSymbol();
+    const ownName = ownSymbol?.name ?? '';
+    if (ownSymbol?.declarations?.[0]?.getSourceFile().fileName === LIB_STUB_PATH && NON_JSON_LIB_TYPES.has(ownName)) {
+      if (ownName === 'Date') throw this.#unsupported(where, 'is a Date', 'A Date is not JSON: use `Time` (from op-gen), an RFC 3339 string');
+      throw this.#unsupported(where, `has type \`${ownName}\` which has no JSON form`, 'Use an array, a Record<string, T> or an interface');
+    }
+    if (this.#isOpGenFile(declFile)) {
+      if (name === 'ObjectMeta') return { type: 'object' };
+      if (name === 'PreserveUnknownFields') return { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+    }
+    if (type.getCallSignatures().length > 0 || type.getConstructSignatures().length > 0) {
+      throw this.#unsupported(where, 'is a function', 'Functions are not data: remove the field from the API type');
+    }
+    if (symbol && symbol.flags & ts.SymbolFlags.Class) {
+      throw this.#unsupported(where, `is the class \`${name}\``, 'Use an interface or a type alias for API types');
+    }
+
+    const schema: JSONSchemaProps = { type: 'object' };
+    // Type-level doc and markers: interfaces, object type aliases.
+    let typeMarkers: CrdMarker[] = [];
+    if (decl && (ts.isInterfaceDeclaration(decl) || ts.isTypeAliasDeclaration(decl))) {
+      const parsed = this.markers(decl, 'type');
+      if (parsed.doc.description) schema.description = parsed.doc.description;
+      typeMarkers = parsed.markers;
+    }
+
+    const props = checker.getPropertiesOfType(type).filter((p) => !p.name.startsWith('__@'));
+    const indexInfos = checker.getIndexInfosOfType(type);
+    if (indexInfos.length > 0) {
+      const info = indexInfos[0];
+      if (!info || indexInfos.length > 1 || !(info.keyType.flags & ts.TypeFlags.String)) {
+        throw this.#unsupported(where, 'has a non-string index signature', 'Map keys are strings in JSON: use `Record<string, T>`');
+      }
+      if (props.length > 0) {
+        throw this.#unsupported(
+          where,
+          'has both fixed fields and an index signature',
+          'A structural schema cannot have properties and additionalProperties together: move the map into its own field',
+        );
+      }
+      const valueNode = info.declaration?.type;
+      schema.additionalProperties = this.schemaFor(info.type, valueNode, { path: `${where.path}.*`, location: where.location });
+    }
+
+    if (props.length > 0) {
+      const properties: Record<string, JSONSchemaProps> = {};
+      const required: string[] = [];
+      for (const prop of props) {
+        const result = this.fieldSchema(prop, where);
+        if (!result) continue;
+        properties[prop.name] = result.schema;
+        if (result.required) required.push(prop.name);
+      }
+      schema.properties = properties;
+      if (required.length > 0) schema.required = required;
+    }
+    return this.applyMarkers(schema, typeMarkers, where);
+  }
+
+  /** The schema of one property of an object type, and whether it is required. */
+  fieldSchema(prop: TS.Symbol, parent: Where): { schema: JSONSchemaProps; required: boolean } | undefined {
+    const ts = this.#ts;
+    const decl = prop.valueDeclaration ?? prop.declarations?.[0];
+    const path = parent.path ? `${parent.path}.${prop.name}` : prop.name;
+    const location = decl ? this.locationOf(decl) : parent.location;
+    const where = { path, location };
+    if (decl && (ts.isMethodSignature(decl) || ts.isMethodDeclaration(decl))) {
+      throw this.#unsupported(where, 'is a method', 'Functions are not data: remove it from the API type');
+    }
+    const { doc, markers, unknown } = decl ? this.markers(decl, 'field') : { doc: { description: '', tags: [] }, markers: [], unknown: [] };
+    this.fieldDocs?.push({ path, description: doc.description, tags: doc.tags, location });
+    void unknown;
+    const names = new Set(markers.map((m) => m.spec.name));
+    let required = !(prop.flags & ts.SymbolFlags.Optional);
+    if (names.has('optional') && names.has('required')) {
+      throw sourceError(location, path, '@optional and @required contradict each other', 'Keep one');
+    }
+    if (names.has('optional')) required = false;
+    if (names.has('required')) required = true;
+    let schema: JSONSchemaProps;
+    if (names.has('schemaless')) {
+      schema = this.applyMarkers({}, markers, where);
+    } else {
+      const type = this.#checker.getTypeOfSymbol(prop);
+      const typeNode = decl && (ts.isPropertySignature(decl) || ts.isPropertyDeclaration(decl)) ? decl.type : undefined;
+      schema = this.schemaFor(type, typeNode, where, markers);
+    }
+    if (doc.description) schema = { ...schema, description: doc.description };
+    this.origins.set(schema, where);
+    return { schema, required };
+  }
+
+  #builtin(name: string, where: Where): JSONSchemaProps {
+    if (!this.#builtins) {
+      throw this.#unsupported(where, `uses the Kubernetes type ${name}`, 'Kubernetes built-in types as field types are not available in this op-gen build yet');
+    }
+    const schema = this.#builtins.builtinSchemaFor(name);
+    if (!schema) {
+      throw this.#unsupported(
+        where,
+        `uses ${name} from @kubernetes/client-node, which op-gen has no schema for`,
+        'Use a Kubernetes API type listed in docs/generate-crd.md, or declare the fields yourself',
+      );
+    }
+    return schema;
+  }
+}
+
+export type { JsonValue };

@@ -1,0 +1,45 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { OpGenError } from '../../errors.ts';
+import type { JSONSchemaProps } from './schema-types.ts';
+
+/**
+ * Seams to the Kubernetes built-in schemas (builtin-schemas.ts) and the CEL checker (cel-check.ts),
+ * built on another branch. Loaded on first use only, so runs that need neither never pay for them;
+ * when a module is not there yet, using it is a clear error.
+ */
+export interface BuiltinSchemas {
+  builtinSchemaFor(typeName: string): JSONSchemaProps | undefined;
+}
+
+export interface CelRuleProblem {
+  readonly message: string;
+}
+
+export interface CelChecker {
+  /** Problems with `rule` where `self` has `selfSchema`; empty when the rule is fine. */
+  checkCelRule(rule: string, selfSchema: JSONSchemaProps): readonly CelRuleProblem[] | Promise<readonly CelRuleProblem[]>;
+}
+
+const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+
+async function loadOptional<T>(name: string, what: string): Promise<T> {
+  const url = new URL(`./${name}${ext}`, import.meta.url);
+  if (!existsSync(fileURLToPath(url))) {
+    throw new OpGenError(`${what} is not available yet in this op-gen build (${name}${ext} is missing).`);
+  }
+  return (await import(url.href)) as T;
+}
+
+let builtins: Promise<BuiltinSchemas> | undefined;
+let cel: Promise<CelChecker> | undefined;
+
+export function loadBuiltinSchemas(): Promise<BuiltinSchemas> {
+  builtins ??= loadOptional<BuiltinSchemas>('builtin-schemas', 'Kubernetes built-in types as field types');
+  return builtins;
+}
+
+export function loadCelChecker(): Promise<CelChecker> {
+  cel ??= loadOptional<CelChecker>('cel-check', 'CEL rule checking');
+  return cel;
+}

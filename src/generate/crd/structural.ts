@@ -1,0 +1,103 @@
+import { OpGenError } from '../../errors.ts';
+import type { SourceLocation } from '../../markers/index.ts';
+import type { JSONSchemaProps } from './schema-types.ts';
+
+type Origins = WeakMap<JSONSchemaProps, { path: string; location: SourceLocation }>;
+
+/**
+ * The structural-schema rules of apiextensions.k8s.io/v1 (and a few API server rejections), checked
+ * at generate time so the user gets file:line instead of an API server error at apply time.
+ */
+export function checkStructural(root: JSONSchemaProps, kind: string, origins: Origins, fallback: SourceLocation): void {
+  const fail = (node: JSONSchemaProps, path: string, problem: string, fix: string): never => {
+    const where = origins.get(node)?.location ?? fallback;
+    throw new OpGenError(`${where.file}:${where.line}: ${path}: ${problem}. ${fix}`);
+  };
+  const walk = (node: JSONSchemaProps, path: string, inside: { root: boolean }): void => {
+    const intOrString = node['x-kubernetes-int-or-string'] === true;
+    const preserve = node['x-kubernetes-preserve-unknown-fields'] === true;
+    if (!node.type && !intOrString && !preserve) {
+      fail(node, path, 'has no type (a structural schema needs one everywhere)', 'Give the field a type, or add @preserveUnknownFields');
+    }
+    if (node.properties && node.additionalProperties !== undefined) {
+      fail(node, path, 'has both properties and additionalProperties', 'Move the map into its own field');
+    }
+    if (intOrString) {
+      const types = (node.anyOf ?? []).map((s) => s.type).join(',');
+      if (node.type || types !== 'integer,string') {
+        fail(node, path, 'is int-or-string but its schema is not anyOf [integer, string]', 'Use the IntOrString helper type or @intOrString alone');
+      }
+    }
+    if (node['x-kubernetes-embedded-resource'] && node.type !== 'object') {
+      fail(node, path, '@embeddedResource needs an object', 'Use it on an object type');
+    }
+    if (node.uniqueItems === true) {
+      fail(node, path, 'has uniqueItems: true, which the API server rejects in CRDs', 'Use @listType set instead');
+    }
+    if (node.type === 'array' && !node.items) fail(node, path, 'is an array without items', 'Give the array an element type');
+    const listType = node['x-kubernetes-list-type'];
+    const keys = node['x-kubernetes-list-map-keys'];
+    if (keys && listType !== 'map') fail(node, path, '@listMapKey needs @listType map', 'Add @listType map or remove @listMapKey');
+    if (listType === 'map') {
+      const items = node.items;
+      if (!keys || keys.length === 0) fail(node, path, '@listType map needs at least one @listMapKey', 'Add @listMapKey <field>');
+      if (!items || items.type !== 'object' || !items.properties) {
+        fail(node, path, '@listType map needs elements that are objects', 'Use @listType atomic or set for lists of scalars');
+      }
+      for (const key of keys ?? []) {
+        const prop = items?.properties?.[key];
+        if (!prop) fail(node, path, `@listMapKey ${key}: the elements have no field "${key}"`, 'Name a field of the element type');
+        if (!(items?.required ?? []).includes(key) && prop?.default === undefined) {
+          fail(node, path, `@listMapKey ${key}: the key field must be required or have a @default`, `Make ${key} required (remove the ?)`);
+        }
+        if (prop && prop.type !== 'string' && prop.type !== 'integer' && prop.type !== 'boolean') {
+          fail(node, path, `@listMapKey ${key}: a map key must be a string, integer or boolean`, 'Use a scalar key field');
+        }
+      }
+    }
+    if (listType === 'set' && node.items && (node.items.type === 'object' || node.items.type === 'array')) {
+      fail(node, path, '@listType set needs scalar elements', 'Use @listType map with @listMapKey for objects');
+    }
+    if (node.nullable && node.default === null) {
+      // allowed
+    }
+    for (const [name, child] of Object.entries(node.properties ?? {})) {
+      if (inside.root && name === 'metadata') {
+        const allowed = new Set(['name', 'generateName']);
+        const extra = Object.keys(child.properties ?? {}).filter((k) => !allowed.has(k));
+        if (child.type !== 'object' || extra.length > 0) {
+          fail(child, `${path}.metadata`, 'may only restrict name and generateName', 'Remove other metadata fields from the schema');
+        }
+        continue;
+      }
+      walk(child, `${path}.${name}`, { root: false });
+    }
+    if (node.items) walk(node.items, `${path}[]`, { root: false });
+    if (node.additionalProperties && typeof node.additionalProperties === 'object') {
+      walk(node.additionalProperties, `${path}.*`, { root: false });
+    }
+  };
+  walk(root, kind, { root: true });
+}
+
+/** controller-gen's --max-desc-len: cut descriptions at a word boundary and add "..."; 0 drops them. */
+export function truncateDescriptions(node: JSONSchemaProps, maxLen: number): JSONSchemaProps {
+  const out: JSONSchemaProps = { ...node };
+  if (out.description !== undefined) {
+    if (maxLen === 0) delete out.description;
+    else if (out.description.length > maxLen) {
+      let cut = out.description.slice(0, maxLen);
+      const space = Math.max(cut.lastIndexOf(' '), cut.lastIndexOf('\n'), cut.lastIndexOf('\t'));
+      if (space > 0) cut = cut.slice(0, space);
+      out.description = `${cut}...`;
+    }
+  }
+  if (out.properties) {
+    out.properties = Object.fromEntries(Object.entries(out.properties).map(([k, v]) => [k, truncateDescriptions(v, maxLen)]));
+  }
+  if (out.items) out.items = truncateDescriptions(out.items, maxLen);
+  if (out.additionalProperties && typeof out.additionalProperties === 'object') {
+    out.additionalProperties = truncateDescriptions(out.additionalProperties, maxLen);
+  }
+  return out;
+}
