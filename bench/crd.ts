@@ -12,7 +12,11 @@ import { renderTypeScript, syntheticApi, writeFiles } from './synthetic-api.ts';
 
 const root = new URL('..', import.meta.url).pathname;
 const { values } = parseArgs({
-  options: { kinds: { type: 'string', default: '100' }, fields: { type: 'string', default: '20' }, runs: { type: 'string', default: '3' } },
+  options: {
+    kinds: { type: 'string', default: '100' },
+    fields: { type: 'string', default: '20' },
+    runs: { type: 'string', default: '3' },
+  },
 });
 const kinds = Number(values.kinds);
 const fields = Number(values.fields);
@@ -36,8 +40,19 @@ export function runGenerate(projectDir: string, compileCacheDir: string): Promis
     const started = performance.now();
     const child = spawn(
       process.execPath,
-      ['--import', join(root, 'bench/report-rss.mjs'), join(root, 'bin/op-gen.js'), 'generate', 'crd', '--cwd', projectDir],
-      { stdio: ['ignore', 'ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_COMPILE_CACHE: compileCacheDir } },
+      [
+        '--import',
+        join(root, 'bench/report-rss.mjs'),
+        join(root, 'bin/op-gen.js'),
+        'generate',
+        'crd',
+        '--cwd',
+        projectDir,
+      ],
+      {
+        stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+        env: { ...process.env, NODE_COMPILE_CACHE: compileCacheDir },
+      },
     );
     let rss = '';
     let stderr = '';
@@ -56,8 +71,11 @@ const project = mkdtempSync(join(tmpdir(), 'op-gen-bench-crd-'));
 const cache = mkdtempSync(join(tmpdir(), 'op-gen-bench-cc-'));
 try {
   writeFiles(project, renderTypeScript(syntheticApi({ kinds, fields })));
-  const fmt = (r: RunResult): string => `${r.wallMs.toFixed(0).padStart(6)} ms  ${r.peakRssMb.toFixed(0).padStart(4)} MB peak RSS`;
-  console.log(`op-gen generate crd: ${kinds} kinds × ${fields} fields (node ${process.version}, ${process.platform}/${process.arch})`);
+  const fmt = (r: RunResult): string =>
+    `${r.wallMs.toFixed(0).padStart(6)} ms  ${r.peakRssMb.toFixed(0).padStart(4)} MB peak RSS`;
+  console.log(
+    `op-gen generate crd: ${kinds} kinds × ${fields} fields (node ${process.version}, ${process.platform}/${process.arch})`,
+  );
   const cold = await runGenerate(project, cache);
   console.log(`cold (empty compile cache): ${fmt(cold)}`);
   const files = readdirSync(join(project, 'config/crd/bases'));

@@ -11,10 +11,33 @@ import { dirname, join } from 'node:path';
  * printer columns and the status subresource.
  */
 export type SyntheticField =
-  | { readonly kind: 'boundedInt'; readonly name: string; readonly min: number; readonly max: number; readonly optional: boolean }
-  | { readonly kind: 'pattern'; readonly name: string; readonly pattern: string; readonly maxLength: number; readonly optional: boolean }
-  | { readonly kind: 'enum'; readonly name: string; readonly values: readonly string[]; readonly optional: boolean }
-  | { readonly kind: 'listMap'; readonly name: string; readonly itemType: string; readonly maxItems: number; readonly optional: boolean }
+  | {
+      readonly kind: 'boundedInt';
+      readonly name: string;
+      readonly min: number;
+      readonly max: number;
+      readonly optional: boolean;
+    }
+  | {
+      readonly kind: 'pattern';
+      readonly name: string;
+      readonly pattern: string;
+      readonly maxLength: number;
+      readonly optional: boolean;
+    }
+  | {
+      readonly kind: 'enum';
+      readonly name: string;
+      readonly values: readonly string[];
+      readonly optional: boolean;
+    }
+  | {
+      readonly kind: 'listMap';
+      readonly name: string;
+      readonly itemType: string;
+      readonly maxItems: number;
+      readonly optional: boolean;
+    }
   | { readonly kind: 'nested'; readonly name: string; readonly typeName: string; readonly optional: boolean };
 
 export interface SyntheticKind {
@@ -48,7 +71,13 @@ export function syntheticApi(options: { kinds?: number; fields?: number } = {}):
           fields.push({ kind: 'boundedInt', name, min: f, max: 1000 + f, optional });
           break;
         case 'pattern':
-          fields.push({ kind: 'pattern', name, pattern: '^[a-z]([-a-z0-9]*[a-z0-9])?$', maxLength: 63, optional });
+          fields.push({
+            kind: 'pattern',
+            name,
+            pattern: '^[a-z]([-a-z0-9]*[a-z0-9])?$',
+            maxLength: 63,
+            optional,
+          });
           break;
         case 'enum':
           fields.push({ kind: 'enum', name, values: ['Alpha', 'Beta', `Gamma${f}`], optional });
@@ -69,7 +98,10 @@ export function syntheticApi(options: { kinds?: number; fields?: number } = {}):
 export function renderTypeScript(api: SyntheticApi, apiDir = 'src/api'): Map<string, string> {
   const dir = `${apiDir}/bench/${api.version}`;
   const files = new Map<string, string>();
-  files.set(`${dir}/groupversion.ts`, `export const groupVersion = { group: '${api.group}', version: '${api.version}' } as const;\n`);
+  files.set(
+    `${dir}/groupversion.ts`,
+    `export const groupVersion = { group: '${api.group}', version: '${api.version}' } as const;\n`,
+  );
   for (const k of api.kinds) {
     const out: string[] = ["import type { Condition, int32, int64, ObjectMeta } from 'op-gen';", ''];
     const spec: string[] = [];
@@ -77,13 +109,19 @@ export function renderTypeScript(api: SyntheticApi, apiDir = 'src/api'): Map<str
       const q = f.optional ? '?' : '';
       switch (f.kind) {
         case 'boundedInt':
-          spec.push(`  /**\n   * ${f.name} is a bounded integer.\n   * @minimum ${f.min}\n   * @maximum ${f.max}\n   */\n  ${f.name}${q}: int32;`);
+          spec.push(
+            `  /**\n   * ${f.name} is a bounded integer.\n   * @minimum ${f.min}\n   * @maximum ${f.max}\n   */\n  ${f.name}${q}: int32;`,
+          );
           break;
         case 'pattern':
-          spec.push(`  /**\n   * ${f.name} is a DNS label.\n   * @pattern ${f.pattern}\n   * @maxLength ${f.maxLength}\n   */\n  ${f.name}${q}: string;`);
+          spec.push(
+            `  /**\n   * ${f.name} is a DNS label.\n   * @pattern ${f.pattern}\n   * @maxLength ${f.maxLength}\n   */\n  ${f.name}${q}: string;`,
+          );
           break;
         case 'enum':
-          spec.push(`  /** ${f.name} is one of a few modes. */\n  ${f.name}${q}: ${f.values.map((v) => `'${v}'`).join(' | ')};`);
+          spec.push(
+            `  /** ${f.name} is one of a few modes. */\n  ${f.name}${q}: ${f.values.map((v) => `'${v}'`).join(' | ')};`,
+          );
           break;
         case 'listMap':
           out.push(
@@ -99,7 +137,9 @@ export function renderTypeScript(api: SyntheticApi, apiDir = 'src/api'): Map<str
             '}',
             '',
           );
-          spec.push(`  /**\n   * ${f.name} is a list keyed by name.\n   * @listType map\n   * @listMapKey name\n   * @maxItems ${f.maxItems}\n   */\n  ${f.name}${q}: ${f.itemType}[];`);
+          spec.push(
+            `  /**\n   * ${f.name} is a list keyed by name.\n   * @listType map\n   * @listMapKey name\n   * @maxItems ${f.maxItems}\n   */\n  ${f.name}${q}: ${f.itemType}[];`,
+          );
           break;
         case 'nested':
           out.push(

@@ -32,9 +32,11 @@ function keyword<K extends keyof JSONSchemaProps>(
   value: ArgSpec,
   help: string,
   controllerGen: string,
+  aliases?: readonly string[],
 ): Spec {
   return {
     name,
+    ...(aliases ? { aliases } : {}),
     targets: FIELD_OR_TYPE,
     value,
     itemsVariant: true,
@@ -63,8 +65,22 @@ const v = 'kubebuilder:validation:';
 
 export const crdMarkerSpecs: readonly Spec[] = [
   // ---- numbers
-  keyword('minimum', 'minimum', num('the smallest allowed value'), 'Sets `minimum`.', `+${v}Minimum`),
-  keyword('maximum', 'maximum', num('the largest allowed value'), 'Sets `maximum`.', `+${v}Maximum`),
+  keyword(
+    'minimum',
+    'minimum',
+    num('the smallest allowed value'),
+    'Sets `minimum`.',
+    `+${v}Minimum, +k8s:minimum`,
+    ['k8s:minimum'],
+  ),
+  keyword(
+    'maximum',
+    'maximum',
+    num('the largest allowed value'),
+    'Sets `maximum`.',
+    `+${v}Maximum, +k8s:maximum`,
+    ['k8s:maximum'],
+  ),
   {
     name: 'exclusiveMinimum',
     targets: FIELD_OR_TYPE,
@@ -197,6 +213,7 @@ export const crdMarkerSpecs: readonly Spec[] = [
     int('maximum number of items'),
     'Sets `maxItems`.',
     `+${v}MaxItems, +k8s:maxItems`,
+    ['k8s:maxItems'],
   ),
   {
     name: 'uniqueItems',
@@ -589,13 +606,6 @@ export const crdMarkerSpecs: readonly Spec[] = [
     help: '',
     controllerGen: `+${v}Optional (package), +${v}Required (package)`,
     unsupported: "TypeScript's `?` decides per field; a package-wide default would contradict the types",
-  },
-  {
-    name: 'k8s:minimum',
-    targets: ['field'],
-    help: '',
-    controllerGen: '+k8s:minimum, +k8s:maximum',
-    unsupported: 'write @minimum / @maximum (same effect)',
   },
 ];
 

@@ -36,7 +36,11 @@ export function parseDocComment(comment: string, startLine: number): DocComment 
   return {
     description: normaliseDescription(description),
     // `*/` cannot appear inside a comment: `*\/` stands for it (e.g. in a @pattern).
-    tags: tags.map((t) => ({ name: t.name, text: t.text.join('\n').trim().replaceAll('*\\/', '*/'), line: t.line })),
+    tags: tags.map((t) => ({
+      name: t.name,
+      text: t.text.join('\n').trim().replaceAll('*\\/', '*/'),
+      line: t.line,
+    })),
   };
 }
 

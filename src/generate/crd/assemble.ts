@@ -14,7 +14,14 @@ export interface CustomResourceDefinition {
   metadata: { name: string; annotations: Record<string, string>; labels?: Record<string, string> };
   spec: {
     group: string;
-    names: { kind: string; listKind: string; plural: string; singular: string; shortNames?: string[]; categories?: string[] };
+    names: {
+      kind: string;
+      listKind: string;
+      plural: string;
+      singular: string;
+      shortNames?: string[];
+      categories?: string[];
+    };
     scope: 'Namespaced' | 'Cluster';
     versions: CrdVersion[];
   };
@@ -27,8 +34,18 @@ interface CrdVersion {
   deprecated?: boolean;
   deprecationWarning?: string;
   schema: { openAPIV3Schema: JSONSchemaProps };
-  subresources?: { status?: Record<string, never>; scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string } };
-  additionalPrinterColumns?: { name: string; type: string; jsonPath: string; description?: string; format?: string; priority?: number }[];
+  subresources?: {
+    status?: Record<string, never>;
+    scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };
+  };
+  additionalPrinterColumns?: {
+    name: string;
+    type: string;
+    jsonPath: string;
+    description?: string;
+    format?: string;
+    priority?: number;
+  }[];
   selectableFields?: { jsonPath: string }[];
 }
 
@@ -39,7 +56,10 @@ function pairs(markers: readonly CrdMarker[], key: 'annotations' | 'labels'): Re
   for (const m of markers) {
     for (const item of (m.args[key] as string[] | undefined) ?? []) {
       const eq = item.indexOf('=');
-      if (eq <= 0) throw new OpGenError(`${m.location.file}:${m.location.line}: @metadata ${key}: "${item}" is not key=value`);
+      if (eq <= 0)
+        throw new OpGenError(
+          `${m.location.file}:${m.location.line}: @metadata ${key}: "${item}" is not key=value`,
+        );
       out[item.slice(0, eq)] = item.slice(eq + 1);
     }
   }
@@ -51,14 +71,19 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
 }
 
 /** Groups kind versions into one CRD per group+kind and checks the versions agree. */
-export function assembleCrds(kinds: readonly KindVersion[], options: { maxDescLen?: number }): CustomResourceDefinition[] {
+export function assembleCrds(
+  kinds: readonly KindVersion[],
+  options: { maxDescLen?: number },
+): CustomResourceDefinition[] {
   const byKind = new Map<string, KindVersion[]>();
   for (const k of kinds) {
     const key = `${k.group}/${k.kind}`;
     const list = byKind.get(key) ?? [];
     const dup = list.find((x) => x.version === k.version);
     if (dup) {
-      throw new OpGenError(`${where(k)}: kind ${k.kind} is declared twice in ${k.group}/${k.version} (also at ${dup.location.file}:${dup.location.line}). Keep one.`);
+      throw new OpGenError(
+        `${where(k)}: kind ${k.kind} is declared twice in ${k.group}/${k.version} (also at ${dup.location.file}:${dup.location.line}). Keep one.`,
+      );
     }
     list.push(k);
     byKind.set(key, list);
@@ -75,10 +100,15 @@ export function assembleCrds(kinds: readonly KindVersion[], options: { maxDescLe
         ['singular', first.singular, v.singular],
         ['scope', first.namespaced ? 'Namespaced' : 'Cluster', v.namespaced ? 'Namespaced' : 'Cluster'],
       ] as const) {
-        if (a !== b) throw new OpGenError(`${where(v)}: ${what} "${b}" differs from ${first.version}'s "${a}". All versions of a kind share one ${what}.`);
+        if (a !== b)
+          throw new OpGenError(
+            `${where(v)}: ${what} "${b}" differs from ${first.version}'s "${a}". All versions of a kind share one ${what}.`,
+          );
       }
       if (!sameList(first.shortNames, v.shortNames) || !sameList(first.categories, v.categories)) {
-        throw new OpGenError(`${where(v)}: short names or categories differ from ${first.version}'s. Put the same @shortName/@categories on every version.`);
+        throw new OpGenError(
+          `${where(v)}: short names or categories differ from ${first.version}'s. Put the same @shortName/@categories on every version.`,
+        );
       }
     }
     const storage = versions.filter((v) => v.storage);
@@ -90,7 +120,10 @@ export function assembleCrds(kinds: readonly KindVersion[], options: { maxDescLe
     }
     const name = `${first.plural}.${first.group}`;
     const clash = names.get(name);
-    if (clash) throw new OpGenError(`${where(first)}: plural "${first.plural}" is also used by kind ${clash.kind} in ${first.group}. Set a different @plural.`);
+    if (clash)
+      throw new OpGenError(
+        `${where(first)}: plural "${first.plural}" is also used by kind ${clash.kind} in ${first.group}. Set a different @plural.`,
+      );
     names.set(name, first);
 
     const allMarkers = versions.flatMap((v) => v.markers.filter((m) => m.spec.name === 'metadata'));
@@ -131,7 +164,9 @@ function crdVersion(k: KindVersion, storage: boolean, maxDescLen: number | undef
   const status = one('subresource status');
   const scale = one('subresource scale');
   if (status && !k.schema.properties?.status) {
-    throw new OpGenError(`${status.location.file}:${status.location.line}: @subresource status: ${k.kind} has no status field. Add \`status?: ${k.kind}Status\`.`);
+    throw new OpGenError(
+      `${status.location.file}:${status.location.line}: @subresource status: ${k.kind} has no status field. Add \`status?: ${k.kind}Status\`.`,
+    );
   }
   if (status || scale) {
     out.subresources = {};
@@ -140,7 +175,9 @@ function crdVersion(k: KindVersion, storage: boolean, maxDescLen: number | undef
       out.subresources.scale = {
         specReplicasPath: String(scale.args.specpath),
         statusReplicasPath: String(scale.args.statuspath),
-        ...(scale.args.selectorpath === undefined ? {} : { labelSelectorPath: String(scale.args.selectorpath) }),
+        ...(scale.args.selectorpath === undefined
+          ? {}
+          : { labelSelectorPath: String(scale.args.selectorpath) }),
       };
     }
   }
@@ -159,6 +196,7 @@ function crdVersion(k: KindVersion, storage: boolean, maxDescLen: number | undef
     });
   }
   const selectable = all('selectableField');
-  if (selectable.length > 0) out.selectableFields = selectable.map((m) => ({ jsonPath: String(m.args.jsonPath) }));
+  if (selectable.length > 0)
+    out.selectableFields = selectable.map((m) => ({ jsonPath: String(m.args.jsonPath) }));
   return out;
 }

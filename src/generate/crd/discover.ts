@@ -27,11 +27,18 @@ export function findVersionFolders(cwd: string, apiDir: string): VersionFolder[]
         dir,
         groupVersionFile: join(dir, 'groupversion.ts'),
         files: entries
-          .filter((e) => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.d.ts') && !/\.(test|spec)\.ts$/.test(e.name))
+          .filter(
+            (e) =>
+              e.isFile() &&
+              e.name.endsWith('.ts') &&
+              !e.name.endsWith('.d.ts') &&
+              !/\.(test|spec)\.ts$/.test(e.name),
+          )
           .map((e) => join(dir, e.name)),
       });
     }
-    for (const e of entries) if (e.isDirectory() && e.name !== 'node_modules' && !e.name.startsWith('.')) walk(join(dir, e.name));
+    for (const e of entries)
+      if (e.isDirectory() && e.name !== 'node_modules' && !e.name.startsWith('.')) walk(join(dir, e.name));
   };
   walk(root);
   if (folders.length === 0) {
@@ -61,22 +68,34 @@ export function readGroupVersion(
     if (!ts.isVariableStatement(stmt)) continue;
     for (const decl of stmt.declarationList.declarations) {
       if (!ts.isIdentifier(decl.name) || decl.name.text !== 'groupVersion') continue;
-      if (!stmt.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) fail(decl, '`groupVersion` is not exported');
+      if (!stmt.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword))
+        fail(decl, '`groupVersion` is not exported');
       let init = decl.initializer;
-      while (init && (ts.isAsExpression(init) || ts.isSatisfiesExpression(init) || ts.isParenthesizedExpression(init))) init = init.expression;
-      if (!init || !ts.isObjectLiteralExpression(init)) return fail(decl, '`groupVersion` must be an object literal');
+      while (
+        init &&
+        (ts.isAsExpression(init) || ts.isSatisfiesExpression(init) || ts.isParenthesizedExpression(init))
+      )
+        init = init.expression;
+      if (!init || !ts.isObjectLiteralExpression(init))
+        return fail(decl, '`groupVersion` must be an object literal');
       const values: Record<string, string> = {};
       for (const prop of init.properties) {
-        if (ts.isPropertyAssignment(prop) && ts.isIdentifier(prop.name) && ts.isStringLiteralLike(prop.initializer)) {
+        if (
+          ts.isPropertyAssignment(prop) &&
+          ts.isIdentifier(prop.name) &&
+          ts.isStringLiteralLike(prop.initializer)
+        ) {
           values[prop.name.text] = prop.initializer.text;
         }
       }
       const { group, version } = values;
-      if (group === undefined || version === undefined) return fail(init, '`groupVersion` needs string literals `group` and `version`');
+      if (group === undefined || version === undefined)
+        return fail(init, '`groupVersion` needs string literals `group` and `version`');
       if (!DNS_SUBDOMAIN.test(group) || !group.includes('.')) {
         return fail(init, `group "${group}" is not a DNS subdomain with a dot (e.g. cache.example.com)`);
       }
-      if (!VERSION.test(version)) return fail(init, `version "${version}" is not a Kubernetes version (v1, v1beta1, v2alpha3)`);
+      if (!VERSION.test(version))
+        return fail(init, `version "${version}" is not a Kubernetes version (v1, v1beta1, v2alpha3)`);
       return { group, version, statement: stmt };
     }
   }

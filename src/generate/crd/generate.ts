@@ -34,7 +34,9 @@ export async function generateCrds(options: GenerateCrdsOptions): Promise<Genera
   const { cwd } = options;
   const outDir = options.outDir ?? 'config/crd/bases';
   if (options.maxDescLen !== undefined && (!Number.isInteger(options.maxDescLen) || options.maxDescLen < 0)) {
-    throw new OpGenError(`--max-desc-len must be a whole number >= 0, got ${options.maxDescLen}`, { exitCode: 2 });
+    throw new OpGenError(`--max-desc-len must be a whole number >= 0, got ${options.maxDescLen}`, {
+      exitCode: 2,
+    });
   }
   const { kinds, builder } = await walkApi(options, { collectDocs: false });
   for (const k of kinds) checkStructural(k.schema, k.kind, builder.origins, k.location);
@@ -50,8 +52,15 @@ export async function generateCrds(options: GenerateCrdsOptions): Promise<Genera
 }
 
 async function checkCelRules(builder: SchemaBuilder): Promise<void> {
-  if (builder.celRules.length === 0) return;
-  const checker = await loadCelChecker();
+  const first = builder.celRules[0];
+  if (!first) return;
+  let checker: Awaited<ReturnType<typeof loadCelChecker>>;
+  try {
+    checker = await loadCelChecker();
+  } catch (err) {
+    const { file, line } = first.location;
+    throw new OpGenError(`${file}:${line}: ${first.path}: ${(err as Error).message}`, { cause: err });
+  }
   for (const pending of builder.celRules) {
     const problems = await checker.checkCelRule(pending.rule, pending.self);
     if (problems.length > 0) {

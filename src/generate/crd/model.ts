@@ -9,7 +9,7 @@ import { pluralize } from './names.ts';
 import { createApiProgram, K8S_STUB_DIR, opGenTypesDir, type ApiProgram } from './program.ts';
 import { SchemaBuilder, type FieldDoc } from './schema-builder.ts';
 import type { JSONSchemaProps } from './schema-types.ts';
-import { loadBuiltinSchemas, type BuiltinSchemas } from './seams.ts';
+import { builtinSchemasAvailable, loadBuiltinSchemas, type BuiltinSchemas } from './seams.ts';
 import { loadTypeScript } from './typescript.ts';
 import { sourceError } from './walk-error.ts';
 
@@ -61,14 +61,25 @@ const KIND_DESC =
 const DNS_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 
 /** Loads the API sources and walks every kind: the shared core of loadApiModel and generateCrds. */
-export async function walkApi(options: ApiModelOptions, walkOptions: { collectDocs: boolean }): Promise<WalkResult> {
+export async function walkApi(
+  options: ApiModelOptions,
+  walkOptions: { collectDocs: boolean },
+): Promise<WalkResult> {
   const cwd = options.cwd;
   const apiDir = options.apiDir ?? 'src/api';
   const folders = findVersionFolders(cwd, apiDir);
   const ts = loadTypeScript();
-  const api = createApiProgram(ts, folders.flatMap((f) => f.files), cwd);
-  const usesBuiltins = api.program.getSourceFiles().some((f) => f.fileName.startsWith(K8S_STUB_DIR) && f.text.length > 0);
-  const builtins: BuiltinSchemas | undefined = usesBuiltins ? await loadBuiltinSchemas() : undefined;
+  const api = createApiProgram(
+    ts,
+    folders.flatMap((f) => f.files),
+    cwd,
+  );
+  const usesBuiltins = api.program
+    .getSourceFiles()
+    .some((f) => f.fileName.startsWith(K8S_STUB_DIR) && f.text.length > 0);
+  // Without the data module, the first field using a built-in type is the error (with its file:line).
+  const builtins: BuiltinSchemas | undefined =
+    usesBuiltins && builtinSchemasAvailable() ? await loadBuiltinSchemas() : undefined;
   const builder = new SchemaBuilder(ts, api.checker, cwd, opGenTypesDir(), builtins);
   if (walkOptions.collectDocs) builder.fieldDocs = [];
   const display = (f: string): string => relative(cwd, f) || f;
@@ -90,12 +101,28 @@ export async function walkApi(options: ApiModelOptions, walkOptions: { collectDo
         if (!doc.tags.some((t) => t.name.toLowerCase() === 'kind')) continue;
         const location = { file: display(fileName), line: lineOf(stmt, file) };
         if (!stmt.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) {
-          throw sourceError(location, stmt.name.text, 'is marked @kind but not exported', `Write \`export interface ${stmt.name.text}\``);
+          throw sourceError(
+            location,
+            stmt.name.text,
+            'is marked @kind but not exported',
+            `Write \`export interface ${stmt.name.text}\``,
+          );
         }
         if (stmt.typeParameters) {
-          throw sourceError(location, stmt.name.text, 'is a generic kind', 'A kind must be a concrete type: instantiate the generic in a type alias');
+          throw sourceError(
+            location,
+            stmt.name.text,
+            'is a generic kind',
+            'A kind must be a concrete type: instantiate the generic in a type alias',
+          );
         }
-        const kind = kindVersion(builder, api, stmt, { group, version, location, description: doc.description, tags: doc.tags });
+        const kind = kindVersion(builder, api, stmt, {
+          group,
+          version,
+          location,
+          description: doc.description,
+          tags: doc.tags,
+        });
         if (kind) kinds.push(kind);
       }
     }
@@ -130,24 +157,55 @@ function kindVersion(
   const resource = one('resource')?.args ?? {};
   const kindName = (one('kind')?.value as string | undefined) || decl.name.text;
   if (!/^[A-Z][A-Za-z0-9]*$/.test(kindName)) {
-    throw sourceError(seed.location, kindName, 'is not a valid kind name', 'Kinds are CamelCase, starting with an upper-case letter');
+    throw sourceError(
+      seed.location,
+      kindName,
+      'is not a valid kind name',
+      'Kinds are CamelCase, starting with an upper-case letter',
+    );
   }
-  const singular = (one('singular')?.value as string | undefined) ?? (resource.singular as string | undefined) ?? kindName.toLowerCase();
-  const plural = (one('plural')?.value as string | undefined) ?? (resource.path as string | undefined) ?? pluralize(kindName);
-  for (const [what, value] of [['plural', plural], ['singular', singular]] as const) {
+  const singular =
+    (one('singular')?.value as string | undefined) ??
+    (resource.singular as string | undefined) ??
+    kindName.toLowerCase();
+  const plural =
+    (one('plural')?.value as string | undefined) ??
+    (resource.path as string | undefined) ??
+    pluralize(kindName);
+  for (const [what, value] of [
+    ['plural', plural],
+    ['singular', singular],
+  ] as const) {
     if (!DNS_LABEL.test(value)) {
-      throw sourceError(seed.location, kindName, `${what} "${value}" is not a lower-case DNS label`, `Fix @${what}`);
+      throw sourceError(
+        seed.location,
+        kindName,
+        `${what} "${value}" is not a lower-case DNS label`,
+        `Fix @${what}`,
+      );
     }
   }
-  const scope = (one('scope')?.value as string | undefined) ?? (resource.scope as string | undefined) ?? 'Namespaced';
-  const shortNames = [...((resource.shortName as string[] | undefined) ?? []), ...all('shortName').flatMap((m) => m.value as string[])];
-  const categories = [...((resource.categories as string[] | undefined) ?? []), ...all('categories').flatMap((m) => m.value as string[])];
+  const scope =
+    (one('scope')?.value as string | undefined) ?? (resource.scope as string | undefined) ?? 'Namespaced';
+  const shortNames = [
+    ...((resource.shortName as string[] | undefined) ?? []),
+    ...all('shortName').flatMap((m) => m.value as string[]),
+  ];
+  const categories = [
+    ...((resource.categories as string[] | undefined) ?? []),
+    ...all('categories').flatMap((m) => m.value as string[]),
+  ];
 
   const where = { path: kindName, location: seed.location };
   const type = checker.getTypeAtLocation(decl.name);
   const props = checker.getPropertiesOfType(type).filter((p) => !p.name.startsWith('__@'));
   if (!props.some((p) => p.name === 'spec' || p.name === 'status')) {
-    throw sourceError(seed.location, kindName, 'has neither `spec` nor `status`', 'A kind has `apiVersion`, `kind`, `metadata: ObjectMeta`, `spec` and usually `status?`');
+    throw sourceError(
+      seed.location,
+      kindName,
+      'has neither `spec` nor `status`',
+      'A kind has `apiVersion`, `kind`, `metadata: ObjectMeta`, `spec` and usually `status?`',
+    );
   }
   const properties: Record<string, JSONSchemaProps> = {};
   const required: string[] = [];
@@ -155,19 +213,25 @@ function kindVersion(
     const decl = prop.valueDeclaration ?? prop.declarations?.[0];
     const doc = decl ? builder.doc(decl) : undefined;
     if (prop.name === 'apiVersion' || prop.name === 'kind') {
-      properties[prop.name] = { type: 'string', description: doc?.description || (prop.name === 'kind' ? KIND_DESC : API_VERSION_DESC) };
+      properties[prop.name] = {
+        type: 'string',
+        description: doc?.description || (prop.name === 'kind' ? KIND_DESC : API_VERSION_DESC),
+      };
       continue;
     }
     if (prop.name === 'metadata') {
       const metaType = checker.getTypeOfSymbol(prop);
       const name = (metaType.aliasSymbol ?? metaType.getSymbol())?.name;
-      const nonNull = metaType.flags & ts.TypeFlags.Union ? (metaType as TS.UnionType).types.find((t) => !(t.flags & ts.TypeFlags.Undefined)) : metaType;
+      const nonNull =
+        metaType.flags & ts.TypeFlags.Union
+          ? (metaType as TS.UnionType).types.find((t) => !(t.flags & ts.TypeFlags.Undefined))
+          : metaType;
       const nonNullName = nonNull?.getSymbol()?.name ?? name;
       if (nonNullName !== 'ObjectMeta') {
         throw sourceError(
           decl ? builder.locationOf(decl) : seed.location,
           `${kindName}.metadata`,
-          `has type \`${checker.typeToString(metaType)}\``,
+          `has type \`${checker.typeToString(nonNull ?? metaType)}\``,
           "A kind's metadata is `ObjectMeta` (import type { ObjectMeta } from 'op-gen'); the API server owns its schema",
         );
       }
@@ -184,7 +248,12 @@ function kindVersion(
   if (required.length > 0) schema.required = required;
   schema = builder.applyMarkers(schema, markers, where);
   builder.origins.set(schema, where);
-  const fields = builder.fieldDocs ? builder.fieldDocs.splice(0).map((f) => ({ ...f, path: f.path.startsWith(`${kindName}.`) ? f.path.slice(kindName.length + 1) : f.path })) : [];
+  const fields = builder.fieldDocs
+    ? builder.fieldDocs.splice(0).map((f) => ({
+        ...f,
+        path: f.path.startsWith(`${kindName}.`) ? f.path.slice(kindName.length + 1) : f.path,
+      }))
+    : [];
   return {
     group: seed.group,
     version: seed.version,

@@ -38,7 +38,20 @@ const IRREGULAR: Record<string, string> = {
   phenomenon: 'phenomena',
 };
 const UNCOUNTABLE = new Set([
-  'equipment', 'information', 'rice', 'money', 'species', 'series', 'fish', 'sheep', 'deer', 'news', 'metadata', 'data', 'status', 'endpoints',
+  'equipment',
+  'information',
+  'rice',
+  'money',
+  'species',
+  'series',
+  'fish',
+  'sheep',
+  'deer',
+  'news',
+  'metadata',
+  'data',
+  'status',
+  'endpoints',
 ]);
 
 export function pluralize(singular: string): string {

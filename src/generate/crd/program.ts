@@ -70,8 +70,15 @@ export function createApiProgram(ts: typeof TS, rootFiles: readonly string[], cw
       const text = readText(fileName);
       if (text === undefined) return undefined;
       const langOptions =
-        typeof languageVersionOrOptions === 'object' ? languageVersionOrOptions : { languageVersion: languageVersionOrOptions };
-      return ts.createSourceFile(fileName, text, { ...langOptions, jsDocParsingMode: ts.JSDocParsingMode.ParseNone }, false);
+        typeof languageVersionOrOptions === 'object'
+          ? languageVersionOrOptions
+          : { languageVersion: languageVersionOrOptions };
+      return ts.createSourceFile(
+        fileName,
+        text,
+        { ...langOptions, jsDocParsingMode: ts.JSDocParsingMode.ParseNone },
+        false,
+      );
     },
     getDefaultLibFileName: () => LIB_STUB_PATH,
     writeFile: () => undefined,
@@ -82,12 +89,24 @@ export function createApiProgram(ts: typeof TS, rootFiles: readonly string[], cw
       return literals.map((literal) => {
         const name = literal.text;
         if (name === 'op-gen') {
-          return { resolvedModule: { resolvedFileName: opGenEntry, extension: opGenEntry.endsWith('.d.ts') ? ts.Extension.Dts : ts.Extension.Ts, isExternalLibraryImport: false } };
+          return {
+            resolvedModule: {
+              resolvedFileName: opGenEntry,
+              extension: opGenEntry.endsWith('.d.ts') ? ts.Extension.Dts : ts.Extension.Ts,
+              isExternalLibraryImport: false,
+            },
+          };
         }
         if (name === K8S_MODULE) {
           const stub = `${K8S_STUB_DIR}${encodeURIComponent(containingFile)}.d.ts`;
           if (!texts.has(stub)) texts.set(stub, k8sStub(ts, containingSourceFile));
-          return { resolvedModule: { resolvedFileName: stub, extension: ts.Extension.Dts, isExternalLibraryImport: false } };
+          return {
+            resolvedModule: {
+              resolvedFileName: stub,
+              extension: ts.Extension.Dts,
+              isExternalLibraryImport: false,
+            },
+          };
         }
         return ts.resolveModuleName(name, containingFile, opts, moduleHost, cache);
       });
@@ -107,6 +126,16 @@ function k8sStub(ts: typeof TS, file: TS.SourceFile): string {
       spec = stmt.moduleSpecifier;
       const bindings = stmt.importClause?.namedBindings;
       if (bindings && ts.isNamedImports(bindings)) elements = bindings.elements;
+      if (
+        bindings &&
+        ts.isNamespaceImport(bindings) &&
+        ts.isStringLiteral(stmt.moduleSpecifier) &&
+        stmt.moduleSpecifier.text === K8S_MODULE
+      ) {
+        // `import * as k8s from '@kubernetes/client-node'`: the names used as `k8s.V1Foo`.
+        const used = new RegExp(`\\b${bindings.name.text}\\.([A-Za-z_$][\\w$]*)`, 'g');
+        for (const m of file.text.matchAll(used)) if (m[1]) names.add(m[1]);
+      }
     } else if (ts.isExportDeclaration(stmt) && stmt.moduleSpecifier) {
       spec = stmt.moduleSpecifier;
       if (stmt.exportClause && ts.isNamedExports(stmt.exportClause)) elements = stmt.exportClause.elements;
@@ -114,5 +143,7 @@ function k8sStub(ts: typeof TS, file: TS.SourceFile): string {
     if (!spec || !ts.isStringLiteral(spec) || spec.text !== K8S_MODULE) continue;
     for (const el of elements) names.add((el.propertyName ?? el.name).text);
   }
-  return [...names].map((n) => `export interface ${n} { readonly __opGenKubernetesBuiltin: '${n}'; }`).join('\n');
+  return [...names]
+    .map((n) => `export interface ${n} { readonly __opGenKubernetesBuiltin: '${n}'; }`)
+    .join('\n');
 }

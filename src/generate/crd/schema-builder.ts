@@ -36,7 +36,16 @@ interface Where {
   readonly location: SourceLocation;
 }
 
-const NON_JSON_LIB_TYPES = new Set(['Date', 'Promise', 'Map', 'Set', 'RegExp', 'Function', 'Symbol', 'BigInt']);
+const NON_JSON_LIB_TYPES = new Set([
+  'Date',
+  'Promise',
+  'Map',
+  'Set',
+  'RegExp',
+  'Function',
+  'Symbol',
+  'BigInt',
+]);
 
 const SCALAR_TYPES: Record<string, readonly string[]> = {
   minimum: ['integer', 'number'],
@@ -117,7 +126,10 @@ export class SchemaBuilder {
   }
 
   /** Parses the markers of a declaration (type or field). Unknown tags are returned apart. */
-  markers(node: TS.Node, target: 'type' | 'field'): { doc: DocComment; markers: CrdMarker[]; unknown: RawTag[] } {
+  markers(
+    node: TS.Node,
+    target: 'type' | 'field',
+  ): { doc: DocComment; markers: CrdMarker[]; unknown: RawTag[] } {
     const doc = this.doc(node);
     if (doc.tags.length === 0) return { doc, markers: [], unknown: [] };
     const parsed = crdMarkers.parseAll(doc.tags, target, this.display(node.getSourceFile().fileName));
@@ -128,7 +140,12 @@ export class SchemaBuilder {
    * The schema of a field or element typed `type`, written as `typeNode` (when known: markers on
    * type aliases along the way apply). `path` is for errors (`Memcached.spec.pods[].name`).
    */
-  schemaFor(type: TS.Type, typeNode: TS.TypeNode | undefined, where: Where, fieldMarkers: readonly CrdMarker[] = []): JSONSchemaProps {
+  schemaFor(
+    type: TS.Type,
+    typeNode: TS.TypeNode | undefined,
+    where: Where,
+    fieldMarkers: readonly CrdMarker[] = [],
+  ): JSONSchemaProps {
     const ts = this.#ts;
     // Markers and descriptions of type aliases the field is written with (`port: Port`).
     const aliasLayers: { doc: DocComment; markers: CrdMarker[] }[] = [];
@@ -142,7 +159,10 @@ export class SchemaBuilder {
         break;
       }
       if (!ts.isTypeReferenceNode(node)) break;
-      if (ts.isIdentifier(node.typeName) && (node.typeName.text === 'Array' || node.typeName.text === 'ReadonlyArray')) {
+      if (
+        ts.isIdentifier(node.typeName) &&
+        (node.typeName.text === 'Array' || node.typeName.text === 'ReadonlyArray')
+      ) {
         elementNode = node.typeArguments?.[0];
         break;
       }
@@ -171,13 +191,17 @@ export class SchemaBuilder {
 
   #stripNullable(node: TS.TypeNode): TS.TypeNode | undefined {
     const ts = this.#ts;
-    while (ts.isParenthesizedTypeNode(node) || (ts.isTypeOperatorNode(node) && node.operator === ts.SyntaxKind.ReadonlyKeyword)) {
+    while (
+      ts.isParenthesizedTypeNode(node) ||
+      (ts.isTypeOperatorNode(node) && node.operator === ts.SyntaxKind.ReadonlyKeyword)
+    ) {
       node = ts.isParenthesizedTypeNode(node) ? node.type : node.type;
     }
     if (ts.isUnionTypeNode(node)) {
       const rest = node.types.filter(
         (t) =>
-          !(ts.isLiteralTypeNode(t) && t.literal.kind === ts.SyntaxKind.NullKeyword) && t.kind !== ts.SyntaxKind.UndefinedKeyword,
+          !(ts.isLiteralTypeNode(t) && t.literal.kind === ts.SyntaxKind.NullKeyword) &&
+          t.kind !== ts.SyntaxKind.UndefinedKeyword,
       );
       return rest.length === 1 ? rest[0] : undefined;
     }
@@ -185,7 +209,10 @@ export class SchemaBuilder {
   }
 
   #isOpGenFile(fileName: string): boolean {
-    return fileName.startsWith(this.#opGenTypesDir) || fileName.split(sep).join('/').includes('/node_modules/op-gen/');
+    return (
+      fileName.startsWith(this.#opGenTypesDir) ||
+      fileName.split(sep).join('/').includes('/node_modules/op-gen/')
+    );
   }
 
   /** Applies schema markers (in order) to a copy of `schema`. */
@@ -198,13 +225,22 @@ export class SchemaBuilder {
       let target = out;
       if (m.items) {
         if (!out.items) {
-          throw markerError(m.location, m.tag, `${where.path} is not an array`, `Use @${m.spec.name} without items:`);
+          throw markerError(
+            m.location,
+            m.tag,
+            `${where.path} is not an array`,
+            `Use @${m.spec.name} without items:`,
+          );
         }
         out.items = { ...out.items };
         target = out.items;
       }
       const allowed = SCALAR_TYPES[m.spec.name];
-      if (allowed && !target['x-kubernetes-int-or-string'] && !(target.type && allowed.includes(target.type))) {
+      if (
+        allowed &&
+        !target['x-kubernetes-int-or-string'] &&
+        !(target.type && allowed.includes(target.type))
+      ) {
         throw markerError(
           m.location,
           m.tag,
@@ -212,14 +248,17 @@ export class SchemaBuilder {
           'Remove the marker or change the type',
         );
       }
-      if (target['x-kubernetes-validations']) target['x-kubernetes-validations'] = [...target['x-kubernetes-validations']];
-      if (target['x-kubernetes-list-map-keys']) target['x-kubernetes-list-map-keys'] = [...target['x-kubernetes-list-map-keys']];
+      if (target['x-kubernetes-validations'])
+        target['x-kubernetes-validations'] = [...target['x-kubernetes-validations']];
+      if (target['x-kubernetes-list-map-keys'])
+        target['x-kubernetes-list-map-keys'] = [...target['x-kubernetes-list-map-keys']];
       const before = target['x-kubernetes-validations']?.length ?? 0;
       effect.apply(target, m);
       const rules = target['x-kubernetes-validations'] ?? [];
       for (let i = before; i < rules.length; i++) {
         const rule = rules[i];
-        if (rule) this.celRules.push({ rule: rule.rule, self: target, location: m.location, path: where.path });
+        if (rule)
+          this.celRules.push({ rule: rule.rule, self: target, location: m.location, path: where.path });
       }
     }
     return out;
@@ -240,19 +279,33 @@ export class SchemaBuilder {
         if (m.flags & F.Null) nullable = true;
         return !(m.flags & (F.Null | F.Undefined | F.Void));
       });
-      if (members.length === 0) throw this.#unsupported(where, 'is only null/undefined', 'Give the field a real type');
+      if (members.length === 0)
+        throw this.#unsupported(where, 'is only null/undefined', 'Give the field a real type');
       if (members.length === 1 && members[0]) t = members[0];
       else if (members.length !== (t as TS.UnionType).types.length) {
         return { base: this.#unionSchema(members, where), nullable };
       }
     }
-    const wantsAnything = fieldMarkers.some((m) => m.spec.name === 'preserveUnknownFields' || m.spec.name === 'schemaless' || m.spec.name === 'embeddedResource');
+    const wantsAnything = fieldMarkers.some(
+      (m) =>
+        m.spec.name === 'preserveUnknownFields' ||
+        m.spec.name === 'schemaless' ||
+        m.spec.name === 'embeddedResource',
+    );
     if (t.flags & F.Any) {
-      throw this.#unsupported(where, 'has type `any`', 'Write the real type, or `PreserveUnknownFields` (from op-gen) for free-form objects');
+      throw this.#unsupported(
+        where,
+        'has type `any`',
+        'Write the real type, or `PreserveUnknownFields` (from op-gen) for free-form objects',
+      );
     }
     if (t.flags & F.Unknown) {
       if (wantsAnything) return { base: {}, nullable };
-      throw this.#unsupported(where, 'has type `unknown`', 'Write the real type, or `PreserveUnknownFields` (from op-gen) for free-form objects, or add @preserveUnknownFields');
+      throw this.#unsupported(
+        where,
+        'has type `unknown`',
+        'Write the real type, or `PreserveUnknownFields` (from op-gen) for free-form objects, or add @preserveUnknownFields',
+      );
     }
     return { base: this.#typeSchema(t, where, elementNode), nullable };
   }
@@ -348,7 +401,10 @@ export class SchemaBuilder {
       for (const [name, prop] of Object.entries(schema.properties ?? {})) {
         const existing = merged.properties?.[name];
         if (name === discriminator.name && existing?.enum && prop.enum) {
-          merged.properties = { ...merged.properties, [name]: { ...existing, enum: [...existing.enum, ...prop.enum] } };
+          merged.properties = {
+            ...merged.properties,
+            [name]: { ...existing, enum: [...existing.enum, ...prop.enum] },
+          };
         } else if (!existing) merged.properties = { ...merged.properties, [name]: prop };
       }
       const req = new Set(schema.required ?? []);
@@ -367,7 +423,8 @@ export class SchemaBuilder {
     if (tag) return this.#formatSchema(tag);
     if (type.flags & F.Union) return this.#unionSchema((type as TS.UnionType).types, where);
     if (type.flags & F.StringLike) {
-      if (type.flags & F.StringLiteral) return { type: 'string', enum: [(type as TS.StringLiteralType).value] };
+      if (type.flags & F.StringLiteral)
+        return { type: 'string', enum: [(type as TS.StringLiteralType).value] };
       if (type.flags & F.TemplateLiteral) return { type: 'string' };
       return { type: 'string' };
     }
@@ -380,23 +437,44 @@ export class SchemaBuilder {
     }
     if (type.flags & F.BooleanLike) return { type: 'boolean' };
     if (type.flags & F.BigIntLike) {
-      throw this.#unsupported(where, 'is a bigint', 'JSON has no bigint: use `int64` (from op-gen) or a string');
+      throw this.#unsupported(
+        where,
+        'is a bigint',
+        'JSON has no bigint: use `int64` (from op-gen) or a string',
+      );
     }
     if (type.flags & (F.ESSymbolLike | F.Never | F.Void | F.Undefined | F.Null)) {
-      throw this.#unsupported(where, `has type \`${checker.typeToString(type)}\` which has no JSON form`, 'Use a JSON type');
+      throw this.#unsupported(
+        where,
+        `has type \`${checker.typeToString(type)}\` which has no JSON form`,
+        'Use a JSON type',
+      );
     }
     if (type.flags & F.TypeParameter) {
-      throw this.#unsupported(where, 'is an unresolved type parameter', 'Instantiate the generic type with a concrete type argument');
+      throw this.#unsupported(
+        where,
+        'is an unresolved type parameter',
+        'Instantiate the generic type with a concrete type argument',
+      );
     }
     if (!(type.flags & (F.Object | F.Intersection))) {
-      throw this.#unsupported(where, `has type \`${checker.typeToString(type)}\` which op-gen cannot map to a schema`, 'Use a plain JSON type');
+      throw this.#unsupported(
+        where,
+        `has type \`${checker.typeToString(type)}\` which op-gen cannot map to a schema`,
+        'Use a plain JSON type',
+      );
     }
     if (checker.isTupleType(type)) {
-      throw this.#unsupported(where, 'is a tuple', 'Structural schemas cannot say "item 0 is X, item 1 is Y": use an array of one type or an object with named fields');
+      throw this.#unsupported(
+        where,
+        'is a tuple',
+        'Structural schemas cannot say "item 0 is X, item 1 is Y": use an array of one type or an object with named fields',
+      );
     }
     if (checker.isArrayType(type)) {
       const element = checker.getTypeArguments(type as TS.TypeReference)[0];
-      if (!element) throw this.#unsupported(where, 'is an array of unknown element type', 'Write the element type');
+      if (!element)
+        throw this.#unsupported(where, 'is an array of unknown element type', 'Write the element type');
       const itemsWhere = { path: `${where.path}[]`, location: where.location };
       return { type: 'array', items: this.schemaFor(element, elementNode, itemsWhere) };
     }
@@ -433,19 +511,40 @@ export class SchemaBuilder {
     if (declFile.startsWith(K8S_STUB_DIR)) return this.#builtin(name, where);
     const ownSymbol = type.getSymbol();
     const ownName = ownSymbol?.name ?? '';
-    if (ownSymbol?.declarations?.[0]?.getSourceFile().fileName === LIB_STUB_PATH && NON_JSON_LIB_TYPES.has(ownName)) {
-      if (ownName === 'Date') throw this.#unsupported(where, 'is a Date', 'A Date is not JSON: use `Time` (from op-gen), an RFC 3339 string');
-      throw this.#unsupported(where, `has type \`${ownName}\` which has no JSON form`, 'Use an array, a Record<string, T> or an interface');
+    if (
+      ownSymbol?.declarations?.[0]?.getSourceFile().fileName === LIB_STUB_PATH &&
+      NON_JSON_LIB_TYPES.has(ownName)
+    ) {
+      if (ownName === 'Date')
+        throw this.#unsupported(
+          where,
+          'is a Date',
+          'A Date is not JSON: use `Time` (from op-gen), an RFC 3339 string',
+        );
+      throw this.#unsupported(
+        where,
+        `has type \`${ownName}\` which has no JSON form`,
+        'Use an array, a Record<string, T> or an interface',
+      );
     }
     if (this.#isOpGenFile(declFile)) {
       if (name === 'ObjectMeta') return { type: 'object' };
-      if (name === 'PreserveUnknownFields') return { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+      if (name === 'PreserveUnknownFields')
+        return { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
     }
     if (type.getCallSignatures().length > 0 || type.getConstructSignatures().length > 0) {
-      throw this.#unsupported(where, 'is a function', 'Functions are not data: remove the field from the API type');
+      throw this.#unsupported(
+        where,
+        'is a function',
+        'Functions are not data: remove the field from the API type',
+      );
     }
     if (symbol && symbol.flags & ts.SymbolFlags.Class) {
-      throw this.#unsupported(where, `is the class \`${name}\``, 'Use an interface or a type alias for API types');
+      throw this.#unsupported(
+        where,
+        `is the class \`${name}\``,
+        'Use an interface or a type alias for API types',
+      );
     }
 
     const schema: JSONSchemaProps = { type: 'object' };
@@ -455,6 +554,15 @@ export class SchemaBuilder {
       const parsed = this.markers(decl, 'type');
       if (parsed.doc.description) schema.description = parsed.doc.description;
       typeMarkers = parsed.markers;
+      const misplaced = typeMarkers.find((m) => m.spec.effect?.on === 'kind');
+      if (misplaced && !parsed.markers.some((m) => m.spec.name === 'kind')) {
+        throw markerError(
+          misplaced.location,
+          misplaced.tag,
+          `is a kind marker, but ${name} is not a kind`,
+          'Put it on the root type marked @kind',
+        );
+      }
     }
 
     const props = checker.getPropertiesOfType(type).filter((p) => !p.name.startsWith('__@'));
@@ -462,7 +570,11 @@ export class SchemaBuilder {
     if (indexInfos.length > 0) {
       const info = indexInfos[0];
       if (!info || indexInfos.length > 1 || !(info.keyType.flags & ts.TypeFlags.String)) {
-        throw this.#unsupported(where, 'has a non-string index signature', 'Map keys are strings in JSON: use `Record<string, T>`');
+        throw this.#unsupported(
+          where,
+          'has a non-string index signature',
+          'Map keys are strings in JSON: use `Record<string, T>`',
+        );
       }
       if (props.length > 0) {
         throw this.#unsupported(
@@ -472,7 +584,10 @@ export class SchemaBuilder {
         );
       }
       const valueNode = info.declaration?.type;
-      schema.additionalProperties = this.schemaFor(info.type, valueNode, { path: `${where.path}.*`, location: where.location });
+      schema.additionalProperties = this.schemaFor(info.type, valueNode, {
+        path: `${where.path}.*`,
+        location: where.location,
+      });
     }
 
     if (props.length > 0) {
@@ -500,7 +615,9 @@ export class SchemaBuilder {
     if (decl && (ts.isMethodSignature(decl) || ts.isMethodDeclaration(decl))) {
       throw this.#unsupported(where, 'is a method', 'Functions are not data: remove it from the API type');
     }
-    const { doc, markers, unknown } = decl ? this.markers(decl, 'field') : { doc: { description: '', tags: [] }, markers: [], unknown: [] };
+    const { doc, markers, unknown } = decl
+      ? this.markers(decl, 'field')
+      : { doc: { description: '', tags: [] }, markers: [], unknown: [] };
     this.fieldDocs?.push({ path, description: doc.description, tags: doc.tags, location });
     void unknown;
     const names = new Set(markers.map((m) => m.spec.name));
@@ -515,7 +632,8 @@ export class SchemaBuilder {
       schema = this.applyMarkers({}, markers, where);
     } else {
       const type = this.#checker.getTypeOfSymbol(prop);
-      const typeNode = decl && (ts.isPropertySignature(decl) || ts.isPropertyDeclaration(decl)) ? decl.type : undefined;
+      const typeNode =
+        decl && (ts.isPropertySignature(decl) || ts.isPropertyDeclaration(decl)) ? decl.type : undefined;
       schema = this.schemaFor(type, typeNode, where, markers);
     }
     if (doc.description) schema = { ...schema, description: doc.description };
@@ -525,7 +643,11 @@ export class SchemaBuilder {
 
   #builtin(name: string, where: Where): JSONSchemaProps {
     if (!this.#builtins) {
-      throw this.#unsupported(where, `uses the Kubernetes type ${name}`, 'Kubernetes built-in types as field types are not available in this op-gen build yet');
+      throw this.#unsupported(
+        where,
+        `uses the Kubernetes type ${name}`,
+        'Kubernetes built-in types as field types are not available in this op-gen build yet (builtin-schemas.ts is missing)',
+      );
     }
     const schema = this.#builtins.builtinSchemaFor(name);
     if (!schema) {

@@ -18,13 +18,29 @@ export interface CelRuleProblem {
 
 export interface CelChecker {
   /** Problems with `rule` where `self` has `selfSchema`; empty when the rule is fine. */
-  checkCelRule(rule: string, selfSchema: JSONSchemaProps): readonly CelRuleProblem[] | Promise<readonly CelRuleProblem[]>;
+  checkCelRule(
+    rule: string,
+    selfSchema: JSONSchemaProps,
+  ): readonly CelRuleProblem[] | Promise<readonly CelRuleProblem[]>;
 }
 
 const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 
+function moduleUrl(name: string): URL {
+  return new URL(`./${name}${ext}`, import.meta.url);
+}
+
+/** Whether this build has the CEL checker / the built-in schemas (they come from another branch). */
+export function celCheckerAvailable(): boolean {
+  return existsSync(fileURLToPath(moduleUrl('cel-check')));
+}
+
+export function builtinSchemasAvailable(): boolean {
+  return existsSync(fileURLToPath(moduleUrl('builtin-schemas')));
+}
+
 async function loadOptional<T>(name: string, what: string): Promise<T> {
-  const url = new URL(`./${name}${ext}`, import.meta.url);
+  const url = moduleUrl(name);
   if (!existsSync(fileURLToPath(url))) {
     throw new OpGenError(`${what} is not available yet in this op-gen build (${name}${ext} is missing).`);
   }

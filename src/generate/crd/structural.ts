@@ -8,7 +8,12 @@ type Origins = WeakMap<JSONSchemaProps, { path: string; location: SourceLocation
  * The structural-schema rules of apiextensions.k8s.io/v1 (and a few API server rejections), checked
  * at generate time so the user gets file:line instead of an API server error at apply time.
  */
-export function checkStructural(root: JSONSchemaProps, kind: string, origins: Origins, fallback: SourceLocation): void {
+export function checkStructural(
+  root: JSONSchemaProps,
+  kind: string,
+  origins: Origins,
+  fallback: SourceLocation,
+): void {
   const fail = (node: JSONSchemaProps, path: string, problem: string, fix: string): never => {
     const where = origins.get(node)?.location ?? fallback;
     throw new OpGenError(`${where.file}:${where.line}: ${path}: ${problem}. ${fix}`);
@@ -17,7 +22,12 @@ export function checkStructural(root: JSONSchemaProps, kind: string, origins: Or
     const intOrString = node['x-kubernetes-int-or-string'] === true;
     const preserve = node['x-kubernetes-preserve-unknown-fields'] === true;
     if (!node.type && !intOrString && !preserve) {
-      fail(node, path, 'has no type (a structural schema needs one everywhere)', 'Give the field a type, or add @preserveUnknownFields');
+      fail(
+        node,
+        path,
+        'has no type (a structural schema needs one everywhere)',
+        'Give the field a type, or add @preserveUnknownFields',
+      );
     }
     if (node.properties && node.additionalProperties !== undefined) {
       fail(node, path, 'has both properties and additionalProperties', 'Move the map into its own field');
@@ -25,38 +35,77 @@ export function checkStructural(root: JSONSchemaProps, kind: string, origins: Or
     if (intOrString) {
       const types = (node.anyOf ?? []).map((s) => s.type).join(',');
       if (node.type || types !== 'integer,string') {
-        fail(node, path, 'is int-or-string but its schema is not anyOf [integer, string]', 'Use the IntOrString helper type or @intOrString alone');
+        fail(
+          node,
+          path,
+          'is int-or-string but its schema is not anyOf [integer, string]',
+          'Use the IntOrString helper type or @intOrString alone',
+        );
       }
     }
     if (node['x-kubernetes-embedded-resource'] && node.type !== 'object') {
       fail(node, path, '@embeddedResource needs an object', 'Use it on an object type');
     }
     if (node.uniqueItems === true) {
-      fail(node, path, 'has uniqueItems: true, which the API server rejects in CRDs', 'Use @listType set instead');
+      fail(
+        node,
+        path,
+        'has uniqueItems: true, which the API server rejects in CRDs',
+        'Use @listType set instead',
+      );
     }
-    if (node.type === 'array' && !node.items) fail(node, path, 'is an array without items', 'Give the array an element type');
+    if (node.type === 'array' && !node.items)
+      fail(node, path, 'is an array without items', 'Give the array an element type');
     const listType = node['x-kubernetes-list-type'];
     const keys = node['x-kubernetes-list-map-keys'];
-    if (keys && listType !== 'map') fail(node, path, '@listMapKey needs @listType map', 'Add @listType map or remove @listMapKey');
+    if (keys && listType !== 'map')
+      fail(node, path, '@listMapKey needs @listType map', 'Add @listType map or remove @listMapKey');
     if (listType === 'map') {
       const items = node.items;
-      if (!keys || keys.length === 0) fail(node, path, '@listType map needs at least one @listMapKey', 'Add @listMapKey <field>');
+      if (!keys || keys.length === 0)
+        fail(node, path, '@listType map needs at least one @listMapKey', 'Add @listMapKey <field>');
       if (!items || items.type !== 'object' || !items.properties) {
-        fail(node, path, '@listType map needs elements that are objects', 'Use @listType atomic or set for lists of scalars');
+        fail(
+          node,
+          path,
+          '@listType map needs elements that are objects',
+          'Use @listType atomic or set for lists of scalars',
+        );
       }
       for (const key of keys ?? []) {
         const prop = items?.properties?.[key];
-        if (!prop) fail(node, path, `@listMapKey ${key}: the elements have no field "${key}"`, 'Name a field of the element type');
+        if (!prop)
+          fail(
+            node,
+            path,
+            `@listMapKey ${key}: the elements have no field "${key}"`,
+            'Name a field of the element type',
+          );
         if (!(items?.required ?? []).includes(key) && prop?.default === undefined) {
-          fail(node, path, `@listMapKey ${key}: the key field must be required or have a @default`, `Make ${key} required (remove the ?)`);
+          fail(
+            node,
+            path,
+            `@listMapKey ${key}: the key field must be required or have a @default`,
+            `Make ${key} required (remove the ?)`,
+          );
         }
         if (prop && prop.type !== 'string' && prop.type !== 'integer' && prop.type !== 'boolean') {
-          fail(node, path, `@listMapKey ${key}: a map key must be a string, integer or boolean`, 'Use a scalar key field');
+          fail(
+            node,
+            path,
+            `@listMapKey ${key}: a map key must be a string, integer or boolean`,
+            'Use a scalar key field',
+          );
         }
       }
     }
     if (listType === 'set' && node.items && (node.items.type === 'object' || node.items.type === 'array')) {
-      fail(node, path, '@listType set needs scalar elements', 'Use @listType map with @listMapKey for objects');
+      fail(
+        node,
+        path,
+        '@listType set needs scalar elements',
+        'Use @listType map with @listMapKey for objects',
+      );
     }
     if (node.nullable && node.default === null) {
       // allowed
@@ -66,7 +115,12 @@ export function checkStructural(root: JSONSchemaProps, kind: string, origins: Or
         const allowed = new Set(['name', 'generateName']);
         const extra = Object.keys(child.properties ?? {}).filter((k) => !allowed.has(k));
         if (child.type !== 'object' || extra.length > 0) {
-          fail(child, `${path}.metadata`, 'may only restrict name and generateName', 'Remove other metadata fields from the schema');
+          fail(
+            child,
+            `${path}.metadata`,
+            'may only restrict name and generateName',
+            'Remove other metadata fields from the schema',
+          );
         }
         continue;
       }
@@ -93,7 +147,9 @@ export function truncateDescriptions(node: JSONSchemaProps, maxLen: number): JSO
     }
   }
   if (out.properties) {
-    out.properties = Object.fromEntries(Object.entries(out.properties).map(([k, v]) => [k, truncateDescriptions(v, maxLen)]));
+    out.properties = Object.fromEntries(
+      Object.entries(out.properties).map(([k, v]) => [k, truncateDescriptions(v, maxLen)]),
+    );
   }
   if (out.items) out.items = truncateDescriptions(out.items, maxLen);
   if (out.additionalProperties && typeof out.additionalProperties === 'object') {

@@ -2,8 +2,10 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { after, describe, it } from 'node:test';
 import { parse } from 'yaml';
+import { main } from '../../../src/cli/main.ts';
 import { generateCrds, loadApiModel } from '../../../src/generate/crd/index.ts';
 
 const FIXTURE = new URL('../../fixtures/crd/', import.meta.url).pathname;
@@ -16,16 +18,22 @@ describe('generate crd on the rich fixture API (goldens)', () => {
   it('writes one CRD per group+kind, equal to the goldens (UPDATE_GOLDEN=1 rewrites them)', async () => {
     const result = await generateCrds({ cwd: FIXTURE, apiDir: 'api', outDir: out });
     const names = readdirSync(out).sort();
-    assert.deepEqual(names, ['infra.example.com_backuppolicies.yaml', 'infra.example.com_policies.yaml', 'shop.example.com_stores.yaml']);
+    assert.deepEqual(names, [
+      'infra.example.com_backuppolicies.yaml',
+      'infra.example.com_policies.yaml',
+      'shop.example.com_stores.yaml',
+    ]);
     assert.equal(result.changed.length, 3);
     if (process.env.UPDATE_GOLDEN) {
-      rmSync(GOLDEN, { recursive: true, force: true });
       mkdirSync(GOLDEN, { recursive: true });
       for (const name of names) writeFileSync(join(GOLDEN, name), readFileSync(join(out, name)));
     }
-    assert.deepEqual(readdirSync(GOLDEN).sort(), names);
     for (const name of names) {
-      assert.equal(readFileSync(join(out, name), 'utf8'), readFileSync(join(GOLDEN, name), 'utf8'), `${name} differs from its golden`);
+      assert.equal(
+        readFileSync(join(out, name), 'utf8'),
+        readFileSync(join(GOLDEN, name), 'utf8'),
+        `${name} differs from its golden`,
+      );
     }
   });
 
@@ -46,6 +54,35 @@ describe('generate crd on the rich fixture API (goldens)', () => {
     await generateCrds({ cwd: FIXTURE, apiDir: 'api', outDir: out });
   });
 
+  it('the CLI: --check exits 1 listing stale files and writes nothing; a run reports what it wrote', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'op-gen-crd-cli-'));
+    try {
+      const io = (): { stream: Writable; text: () => string } => {
+        const chunks: string[] = [];
+        const stream = new Writable({
+          write(chunk: Buffer, _enc, done) {
+            chunks.push(chunk.toString());
+            done();
+          },
+        });
+        return { stream, text: () => chunks.join('') };
+      };
+      const err = io();
+      const args = ['generate', 'crd', '--cwd', FIXTURE, '--api-dir', 'api', '--out', empty];
+      assert.equal(await main([...args, '--check'], { stdout: io().stream, stderr: err.stream }), 1);
+      assert.match(err.text(), /3 CRD file\(s\) out of date:\n.*shop\.example\.com_stores\.yaml/s);
+      assert.deepEqual(readdirSync(empty), []);
+      const out1 = io();
+      assert.equal(await main(args, { stdout: out1.stream, stderr: io().stream }), 0);
+      assert.match(out1.text(), /wrote +.*infra\.example\.com_backuppolicies\.yaml/);
+      const out2 = io();
+      assert.equal(await main([...args, '--check'], { stdout: out2.stream, stderr: io().stream }), 0);
+      assert.match(out2.text(), /3 CRD file\(s\) up to date/);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+
   it('--max-desc-len cuts descriptions at a word boundary; 0 drops them', async () => {
     const cut = await generateCrds({ cwd: FIXTURE, apiDir: 'api', outDir: out, check: true, maxDescLen: 12 });
     const store = cut.crds.find((c) => c.spec.names.kind === 'Store');
@@ -53,7 +90,11 @@ describe('generate crd on the rich fixture API (goldens)', () => {
     assert.equal(schema?.properties?.spec?.properties?.replicas?.description, 'replicas is...');
     const none = await generateCrds({ cwd: FIXTURE, apiDir: 'api', outDir: out, check: true, maxDescLen: 0 });
     const text = JSON.stringify(none.crds);
-    assert.doesNotMatch(text, /"description":"(?!desired replicas|Store docs)/, 'no schema descriptions left');
+    assert.doesNotMatch(
+      text,
+      /"description":"(?!desired replicas|Store docs)/,
+      'no schema descriptions left',
+    );
     assert.match(text, /"desired replicas"/, 'printer column descriptions are not schema descriptions');
   });
 
@@ -63,12 +104,30 @@ describe('generate crd on the rich fixture API (goldens)', () => {
     const spec = v1.schema.openAPIV3Schema.properties.spec;
     assert.equal(v1.storage, true);
     assert.equal(store.spec.versions.find((v: { name: string }) => v.name === 'v1alpha1').storage, false);
-    assert.deepEqual(spec.properties.replicas, { default: 1, description: 'replicas is the desired number of pods.', format: 'int32', maximum: 100, minimum: 0, type: 'integer' });
+    assert.deepEqual(spec.properties.replicas, {
+      default: 1,
+      description: 'replicas is the desired number of pods.',
+      format: 'int32',
+      maximum: 100,
+      minimum: 0,
+      type: 'integer',
+    });
     assert.deepEqual(spec.properties.logLevel.enum, ['debug', 'info', 'warn']);
-    assert.deepEqual(spec.properties.priority, { description: 'priority (a numeric TypeScript enum).', enum: [1, 2], type: 'integer' });
+    assert.deepEqual(spec.properties.priority, {
+      description: 'priority (a numeric TypeScript enum).',
+      enum: [1, 2],
+      type: 'integer',
+    });
     assert.equal(spec.properties.note.nullable, true);
     assert.deepEqual(spec.required, ['replicas', 'mode', 'containers', 'region']);
-    assert.deepEqual(Object.keys(spec.properties.containers.items.properties), ['args', 'cpu', 'image', 'memory', 'name', 'ports']);
+    assert.deepEqual(Object.keys(spec.properties.containers.items.properties), [
+      'args',
+      'cpu',
+      'image',
+      'memory',
+      'name',
+      'ports',
+    ]);
     assert.deepEqual(spec.properties.withoutRatio.required, ['cacheSize', 'verbose']);
     assert.equal(spec.properties.tunables.required, undefined);
     assert.equal(spec.properties.extra.type, undefined);
@@ -85,7 +144,9 @@ describe('generate crd on the rich fixture API (goldens)', () => {
 describe('loadApiModel', () => {
   it('returns every kind version with names, scope, storage and docs of the kind and its fields', async () => {
     const kinds = await loadApiModel({ cwd: FIXTURE, apiDir: 'api' });
-    const summary = kinds.map((k) => `${k.group}/${k.version}/${k.kind} ${k.plural} ${k.singular} ${k.namespaced ? 'ns' : 'cluster'} ${k.storage ? 'storage' : ''}`.trim());
+    const summary = kinds.map((k) =>
+      `${k.group}/${k.version}/${k.kind} ${k.plural} ${k.singular} ${k.namespaced ? 'ns' : 'cluster'} ${k.storage ? 'storage' : ''}`.trim(),
+    );
     assert.deepEqual(summary.sort(), [
       'infra.example.com/v1/Backup backuppolicies backuppolicy cluster',
       'infra.example.com/v1/Policy policies policy cluster',
@@ -97,7 +158,10 @@ describe('loadApiModel', () => {
     assert.ok(store?.tags.some((t) => t.name === 'printcolumn'));
     const replicas = store?.fields.find((f) => f.path === 'spec.replicas');
     assert.equal(replicas?.description, 'replicas is the desired number of pods.');
-    assert.deepEqual(replicas?.tags.map((t) => t.name), ['minimum', 'maximum', 'default']);
+    assert.deepEqual(
+      replicas?.tags.map((t) => t.name),
+      ['minimum', 'maximum', 'default'],
+    );
     assert.match(replicas?.location.file ?? '', /store_types\.ts$/);
     assert.ok(store?.fields.some((f) => f.path === 'spec.containers[].name'));
     assert.ok(store?.fields.some((f) => f.path === 'status.conditions[].reason'));

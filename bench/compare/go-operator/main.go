@@ -1,0 +1,167 @@
+// The controller-runtime side of op-gen's runtime comparison (issue 10): exactly what the op-gen bench
+// operator does for the BenchApp kind. Get from cache, create a Deployment with an owner reference if
+// missing, set a Ready condition through the status subresource. Built and run only by bench/compare.
+package main
+
+import (
+	"context"
+	"flag"
+	"os"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+)
+
+var groupVersion = schema.GroupVersion{Group: "bench.op-gen.dev", Version: "v1"}
+
+type BenchAppSpec struct {
+	Image    string `json:"image"`
+	Replicas int32  `json:"replicas"`
+}
+
+type BenchAppStatus struct {
+	Conditions []metav1.Condition `json:"conditions,omitempty"`
+}
+
+type BenchApp struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+	Spec              BenchAppSpec   `json:"spec,omitempty"`
+	Status            BenchAppStatus `json:"status,omitempty"`
+}
+
+type BenchAppList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []BenchApp `json:"items"`
+}
+
+func (in *BenchApp) DeepCopyInto(out *BenchApp) {
+	*out = *in
+	out.TypeMeta = in.TypeMeta
+	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	out.Spec = in.Spec
+	if in.Status.Conditions != nil {
+		out.Status.Conditions = make([]metav1.Condition, len(in.Status.Conditions))
+		for i := range in.Status.Conditions {
+			in.Status.Conditions[i].DeepCopyInto(&out.Status.Conditions[i])
+		}
+	}
+}
+
+func (in *BenchApp) DeepCopyObject() runtime.Object {
+	out := new(BenchApp)
+	in.DeepCopyInto(out)
+	return out
+}
+
+func (in *BenchAppList) DeepCopyObject() runtime.Object {
+	out := new(BenchAppList)
+	*out = *in
+	in.ListMeta.DeepCopyInto(&out.ListMeta)
+	if in.Items != nil {
+		out.Items = make([]BenchApp, len(in.Items))
+		for i := range in.Items {
+			in.Items[i].DeepCopyInto(&out.Items[i])
+		}
+	}
+	return out
+}
+
+type reconciler struct {
+	client.Client
+	scheme *runtime.Scheme
+}
+
+func (r *reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	var app BenchApp
+	if err := r.Get(ctx, req.NamespacedName, &app); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	var dep appsv1.Deployment
+	err := r.Get(ctx, types.NamespacedName{Namespace: app.Namespace, Name: app.Name}, &dep)
+	if apierrors.IsNotFound(err) {
+		labels := map[string]string{"app.kubernetes.io/name": "benchapp", "app.kubernetes.io/instance": app.Name}
+		replicas := app.Spec.Replicas
+		dep = appsv1.Deployment{
+			ObjectMeta: metav1.ObjectMeta{Name: app.Name, Namespace: app.Namespace, Labels: labels},
+			Spec: appsv1.DeploymentSpec{
+				Replicas: &replicas,
+				Selector: &metav1.LabelSelector{MatchLabels: labels},
+				Template: corev1.PodTemplateSpec{
+					ObjectMeta: metav1.ObjectMeta{Labels: labels},
+					Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "app", Image: app.Spec.Image}}},
+				},
+			},
+		}
+		if err := ctrl.SetControllerReference(&app, &dep, r.scheme); err != nil {
+			return ctrl.Result{}, err
+		}
+		if err := r.Create(ctx, &dep); err != nil && !apierrors.IsAlreadyExists(err) {
+			return ctrl.Result{}, err
+		}
+	} else if err != nil {
+		return ctrl.Result{}, err
+	}
+	if !meta.IsStatusConditionTrue(app.Status.Conditions, "Ready") {
+		meta.SetStatusCondition(&app.Status.Conditions, metav1.Condition{
+			Type: "Ready", Status: metav1.ConditionTrue, Reason: "DeploymentCreated",
+			Message: "the Deployment exists", ObservedGeneration: app.Generation,
+		})
+		if err := r.Status().Update(ctx, &app); err != nil {
+			return ctrl.Result{}, client.IgnoreNotFound(err)
+		}
+	}
+	return ctrl.Result{}, nil
+}
+
+func main() {
+	workers := flag.Int("workers", 1, "MaxConcurrentReconciles")
+	qps := flag.Float64("qps", -1, "client QPS (-1: no client-side rate limit)")
+	burst := flag.Int("burst", 1000, "client burst")
+	flag.Parse()
+	ctrl.SetLogger(zap.New(zap.UseDevMode(false), zap.Level(zap.NewAtomicLevelAt(1).Level())))
+
+	scheme := runtime.NewScheme()
+	_ = clientgoscheme.AddToScheme(scheme)
+	scheme.AddKnownTypes(groupVersion, &BenchApp{}, &BenchAppList{})
+	metav1.AddToGroupVersion(scheme, groupVersion)
+
+	cfg := ctrl.GetConfigOrDie()
+	cfg.QPS = float32(*qps)
+	cfg.Burst = *burst
+	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
+		Scheme:                 scheme,
+		Metrics:                metricsserver.Options{BindAddress: "0"},
+		HealthProbeBindAddress: "0",
+	})
+	if err != nil {
+		os.Stderr.WriteString(err.Error() + "\n")
+		os.Exit(1)
+	}
+	err = ctrl.NewControllerManagedBy(mgr).
+		For(&BenchApp{}).
+		Owns(&appsv1.Deployment{}).
+		WithOptions(controller.Options{MaxConcurrentReconciles: *workers}).
+		Complete(&reconciler{Client: mgr.GetClient(), scheme: scheme})
+	if err != nil {
+		os.Stderr.WriteString(err.Error() + "\n")
+		os.Exit(1)
+	}
+	if err := mgr.Start(ctrl.SetupSignalHandler()); err != nil {
+		os.Stderr.WriteString(err.Error() + "\n")
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,91 @@
+import { CustomObjectsApi, Watch, type KubeConfig } from '@kubernetes/client-node';
+
+export const BENCH_GROUP = 'bench.op-gen.dev';
+export const BENCH_VERSION = 'v1';
+export const BENCH_PLURAL = 'benchapps';
+
+interface BenchAppObject {
+  metadata?: { name?: string };
+  status?: { conditions?: { type: string; status: string }[] };
+}
+
+function isReady(obj: BenchAppObject): boolean {
+  return obj.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+}
+
+/**
+ * Watches the namespace and resolves with the time (performance.now()) when `count` distinct BenchApps
+ * have reported Ready. Starts watching before anything is created so no event is missed.
+ */
+export async function watchAllReady(
+  kc: KubeConfig,
+  namespace: string,
+  count: number,
+  timeoutMs: number,
+): Promise<{ done: Promise<number>; abort: () => void }> {
+  const ready = new Set<string>();
+  let resolveDone: (t: number) => void = () => {};
+  let rejectDone: (e: Error) => void = () => {};
+  const done = new Promise<number>((res, rej) => {
+    resolveDone = res;
+    rejectDone = rej;
+  });
+  const timer = setTimeout(
+    () => rejectDone(new Error(`only ${ready.size}/${count} Ready after ${timeoutMs} ms`)),
+    timeoutMs,
+  );
+  const watch = new Watch(kc);
+  const req = await watch.watch(
+    `/apis/${BENCH_GROUP}/${BENCH_VERSION}/namespaces/${namespace}/${BENCH_PLURAL}`,
+    { allowWatchBookmarks: false },
+    (_type: string, obj: BenchAppObject) => {
+      const name = obj.metadata?.name;
+      if (name && isReady(obj) && !ready.has(name)) {
+        ready.add(name);
+        if (ready.size === count) {
+          clearTimeout(timer);
+          resolveDone(performance.now());
+        }
+      }
+    },
+    (err: unknown) => {
+      if (ready.size < count && err) rejectDone(err instanceof Error ? err : new Error(String(err)));
+    },
+  );
+  return {
+    done,
+    abort: () => {
+      clearTimeout(timer);
+      req.abort();
+    },
+  };
+}
+
+/** Creates `count` BenchApps with at most `concurrency` requests in flight; returns when all are created. */
+export async function createBenchApps(
+  kc: KubeConfig,
+  namespace: string,
+  count: number,
+  concurrency: number,
+): Promise<void> {
+  const api = kc.makeApiClient(CustomObjectsApi);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < count) {
+      const i = next++;
+      await api.createNamespacedCustomObject({
+        group: BENCH_GROUP,
+        version: BENCH_VERSION,
+        namespace,
+        plural: BENCH_PLURAL,
+        body: {
+          apiVersion: `${BENCH_GROUP}/${BENCH_VERSION}`,
+          kind: 'BenchApp',
+          metadata: { name: `app-${String(i).padStart(5, '0')}` },
+          spec: { image: 'registry.example/app:1.0', replicas: 1 },
+        },
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+}

@@ -1,0 +1,345 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import {
+  ApiextensionsV1Api,
+  CustomObjectsApi,
+  loadYaml,
+  type V1CustomResourceDefinition,
+} from '@kubernetes/client-node';
+import { parse } from 'yaml';
+import { generateCrds } from '../../../src/generate/crd/index.ts';
+import { celCheckerAvailable } from '../../../src/generate/crd/seams.ts';
+import { controlPlaneSkip, startControlPlane, type ControlPlane } from '../../../src/testing/index.ts';
+
+const FIXTURE = new URL('../../fixtures/crd/', import.meta.url).pathname;
+
+type Obj = Record<string, unknown>;
+
+function codeOf(err: unknown): number | undefined {
+  return typeof err === 'object' && err !== null && 'code' in err ? (err.code as number) : undefined;
+}
+
+function bodyOf(err: unknown): string {
+  return typeof err === 'object' && err !== null && 'body' in err ? String(err.body) : String(err);
+}
+
+const validSpec = (): Obj => ({
+  replicas: 2,
+  mode: 'active',
+  containers: [{ name: 'web', image: 'nginx', ports: [80], cpu: '500m' }],
+  region: 'eu',
+  domain: 'shop.example.com',
+});
+
+/** Each validation kind: a spec change the API server must accept, and one it must reject. */
+const CASES: { kind: string; accept: (s: Obj) => void; reject: (s: Obj) => void; message?: RegExp }[] = [
+  { kind: 'minimum', accept: (s) => (s.replicas = 0), reject: (s) => (s.replicas = -1), message: /replicas/ },
+  {
+    kind: 'maximum',
+    accept: (s) => (s.replicas = 100),
+    reject: (s) => (s.replicas = 101),
+    message: /replicas/,
+  },
+  { kind: 'exclusiveMinimum', accept: (s) => (s.minReplicas = 1), reject: (s) => (s.minReplicas = 0) },
+  { kind: 'multipleOf', accept: (s) => (s.step = 4), reject: (s) => (s.step = 3) },
+  {
+    kind: 'pattern (via a type alias)',
+    accept: (s) => ((s.containers as Obj[])[0]!.name = 'web-1'),
+    reject: (s) => ((s.containers as Obj[])[0]!.name = 'Web_1'),
+  },
+  { kind: 'enum (literal union)', accept: (s) => (s.mode = 'standby'), reject: (s) => (s.mode = 'broken') },
+  {
+    kind: 'enum (TypeScript enum)',
+    accept: (s) => (s.logLevel = 'warn'),
+    reject: (s) => (s.logLevel = 'trace'),
+  },
+  { kind: 'enum (marker)', accept: (s) => (s.tier = 'gold'), reject: (s) => (s.tier = 'platinum') },
+  { kind: 'required', accept: (s) => delete s.color, reject: (s) => delete s.region, message: /region/ },
+  {
+    kind: 'listType=map duplicate keys',
+    accept: (s) =>
+      (s.containers = [
+        { name: 'a', image: 'x' },
+        { name: 'b', image: 'x' },
+      ]),
+    reject: (s) =>
+      (s.containers = [
+        { name: 'a', image: 'x' },
+        { name: 'a', image: 'y' },
+      ]),
+    message: /Duplicate value/,
+  },
+  {
+    kind: 'listType=set duplicates',
+    accept: (s) => (s.tags = ['a', 'b']),
+    reject: (s) => (s.tags = ['a', 'a']),
+  },
+  {
+    kind: 'maxItems',
+    accept: (s) => (s.containers = Array.from({ length: 10 }, (_, i) => ({ name: `c${i}`, image: 'x' }))),
+    reject: (s) => (s.containers = Array.from({ length: 11 }, (_, i) => ({ name: `c${i}`, image: 'x' }))),
+  },
+  { kind: 'minItems', accept: () => undefined, reject: (s) => (s.containers = []) },
+  { kind: 'items:maximum', accept: (s) => (s.scores = [0, 5]), reject: (s) => (s.scores = [6]) },
+  { kind: 'maxProperties', accept: (s) => (s.labels = { a: 'b' }), reject: (s) => (s.labels = {}) },
+  {
+    kind: 'format ipv4',
+    accept: (s) => (delete s.domain, (s.ip = '192.168.0.1')),
+    reject: (s) => (delete s.domain, (s.ip = 'not-an-ip')),
+  },
+  {
+    kind: 'Quantity pattern',
+    accept: (s) => (s.limits = { cpu: '1Gi' }),
+    reject: (s) => (s.limits = { cpu: 'lots' }),
+  },
+  { kind: 'IntOrString', accept: (s) => (s.targetPort = 'http'), reject: (s) => (s.targetPort = true) },
+  { kind: 'int32 type', accept: (s) => (s.replicas = 3), reject: (s) => (s.replicas = 'three') },
+  {
+    kind: 'discriminated union',
+    accept: (s) => (s.payment = { method: 'card', network: 'visa' }),
+    reject: (s) => (s.payment = { method: 'cash' }),
+  },
+  {
+    kind: 'maxLength (alias)',
+    accept: (s) => (s.secretRef = { name: 'a', key: 'k' }),
+    reject: (s) => (s.secretRef = { name: 'a'.repeat(64), key: 'k' }),
+  },
+];
+
+describe('generated CRDs on a real API server', { timeout: 180_000, skip: controlPlaneSkip() }, () => {
+  let cp: ControlPlane;
+  let objects: CustomObjectsApi;
+  const out = mkdtempSync(join(tmpdir(), 'op-gen-crd-it-'));
+  let counter = 0;
+
+  before(async () => {
+    cp = await startControlPlane();
+    objects = cp.kubeConfig.makeApiClient(CustomObjectsApi);
+  });
+  after(async () => {
+    await cp?.stop();
+    rmSync(out, { recursive: true, force: true });
+  });
+
+  const store = (spec: Obj, dryRun = true): Promise<unknown> =>
+    objects.createNamespacedCustomObject({
+      group: 'shop.example.com',
+      version: 'v1',
+      namespace: 'default',
+      plural: 'stores',
+      ...(dryRun ? { dryRun: 'All' } : {}),
+      body: { apiVersion: 'shop.example.com/v1', kind: 'Store', metadata: { name: `s${++counter}` }, spec },
+    });
+
+  it('creates every fixture CRD and each becomes Established', async () => {
+    await generateCrds({ cwd: FIXTURE, apiDir: 'api', outDir: out });
+    if (celCheckerAvailable()) await generateCrds({ cwd: FIXTURE, apiDir: 'api-cel', outDir: out });
+    const ext = cp.kubeConfig.makeApiClient(ApiextensionsV1Api);
+    const files = readdirSync(out).sort();
+    assert.equal(files.length, celCheckerAvailable() ? 4 : 3);
+    for (const file of files) {
+      // The client serialises typed models: loadYaml turns the wire form (x-kubernetes-* keys) into one.
+      const crd = loadYaml<V1CustomResourceDefinition>(readFileSync(join(out, file), 'utf8'));
+      await ext.createCustomResourceDefinition({ body: crd });
+    }
+    for (const file of files) {
+      const name =
+        (parse(readFileSync(join(out, file), 'utf8')) as V1CustomResourceDefinition).metadata?.name ?? '';
+      let established = false;
+      for (let i = 0; i < 100 && !established; i++) {
+        const got = await ext.readCustomResourceDefinition({ name });
+        established = !!got.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True');
+        if (!established) await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.ok(established, `${name} never became Established`);
+    }
+    // The new resource becomes servable a moment after Established.
+    for (let i = 0; i < 100; i++) {
+      try {
+        await store(validSpec());
+        break;
+      } catch (err) {
+        if (codeOf(err) !== 404) throw new Error(bodyOf(err), { cause: err });
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  });
+
+  it('accepts the valid base object', async () => {
+    await store(validSpec());
+  });
+
+  for (const c of CASES) {
+    it(`${c.kind}: a valid value is accepted, an invalid one rejected`, async () => {
+      const good = validSpec();
+      c.accept(good);
+      try {
+        await store(good);
+      } catch (err) {
+        assert.fail(`valid object rejected: ${bodyOf(err)}`);
+      }
+      const bad = validSpec();
+      c.reject(bad);
+      await assert.rejects(store(bad), (err: unknown) => {
+        assert.equal(codeOf(err), 422, bodyOf(err));
+        if (c.message) assert.match(bodyOf(err), c.message);
+        return true;
+      });
+    });
+  }
+
+  it('defaults are applied and nullable keeps null', async () => {
+    const created = (await store({ ...validSpec(), note: null, color: null }, false)) as {
+      metadata: { name: string };
+      spec: Obj;
+    };
+    assert.equal(created.spec.opensAt, '09:00', '@default applied');
+    assert.equal(created.spec.note, null, 'a nullable field keeps null');
+    assert.equal('color' in created.spec, false, 'null on a non-nullable field is dropped');
+  });
+
+  it('the cluster-scoped kind with a custom plural works, with its default', async () => {
+    const created = (await objects.createClusterCustomObject({
+      group: 'infra.example.com',
+      version: 'v1',
+      plural: 'backuppolicies',
+      body: {
+        apiVersion: 'infra.example.com/v1',
+        kind: 'Backup',
+        metadata: { name: 'nightly' },
+        spec: { schedule: '0 1 * * *' },
+      },
+    })) as { spec: Obj };
+    assert.equal(created.spec.keep, 7);
+    await assert.rejects(
+      objects.createClusterCustomObject({
+        group: 'infra.example.com',
+        version: 'v1',
+        plural: 'backuppolicies',
+        body: {
+          apiVersion: 'infra.example.com/v1',
+          kind: 'Backup',
+          metadata: { name: 'bad' },
+          spec: { schedule: '* *' },
+        },
+      }),
+      (err: unknown) => codeOf(err) === 422,
+    );
+  });
+
+  const guard = (spec: Obj, name = `g${++counter}`): Promise<unknown> =>
+    objects.createNamespacedCustomObject({
+      group: 'guard.example.com',
+      version: 'v1',
+      namespace: 'default',
+      plural: 'guards',
+      dryRun: 'All',
+      body: { apiVersion: 'guard.example.com/v1', kind: 'Guard', metadata: { name }, spec },
+    });
+  const validGuard = (): Obj => ({ replicas: 2, domain: 'a.example.com', owner: 'me' });
+  const celSkip = celCheckerAvailable() ? false : 'needs src/generate/crd/cel-check.ts (wip/crdk8s)';
+  const CEL_CASES: { kind: string; accept: (s: Obj) => void; reject: (s: Obj) => void; message: RegExp }[] = [
+    {
+      kind: 'rule on a type',
+      accept: (s) => (s.minReplicas = 2),
+      reject: (s) => (s.minReplicas = 5),
+      message: /minReplicas must not exceed replicas/,
+    },
+    {
+      kind: 'rule with reason and fieldPath',
+      accept: (s) => (s.slots = [0]),
+      reject: (s) => (s.slots = [-1]),
+      message: /slots must not be negative/,
+    },
+    {
+      kind: 'messageExpression',
+      accept: (s) => (s.slots = [1, 2]),
+      reject: (s) => (s.slots = [1, 2, 3, 4, 5, 6, 7, 8, 9]),
+      message: /too many slots/,
+    },
+    {
+      kind: '@exactlyOneOf',
+      accept: (s) => (delete s.domain, (s.ip = '10.0.0.1')),
+      reject: (s) => (s.ip = '10.0.0.1'),
+      message: /exactly one of/,
+    },
+    {
+      kind: '@atMostOneOf',
+      accept: (s) => (s.tcp = 80),
+      reject: (s) => ((s.tcp = 80), (s.udp = 53)),
+      message: /at most one of/,
+    },
+    {
+      kind: '@atLeastOneOf',
+      accept: (s) => (delete s.owner, (s.team = 't')),
+      reject: (s) => delete s.owner,
+      message: /at least one of/,
+    },
+    {
+      kind: '@items:validation',
+      accept: (s) => (s.gates = [{ name: 'a', width: 10 }]),
+      reject: (s) => (s.gates = [{ name: 'a', width: 11 }]),
+      message: /a gate is at most 10 wide/,
+    },
+  ];
+
+  for (const c of CEL_CASES) {
+    it(`CEL ${c.kind}: a valid value is accepted, an invalid one rejected`, { skip: celSkip }, async () => {
+      const good = validGuard();
+      c.accept(good);
+      try {
+        await guard(good);
+      } catch (err) {
+        assert.fail(`valid object rejected: ${bodyOf(err)}`);
+      }
+      const bad = validGuard();
+      c.reject(bad);
+      await assert.rejects(guard(bad), (err: unknown) => {
+        assert.equal(codeOf(err), 422, bodyOf(err));
+        assert.match(bodyOf(err), c.message);
+        return true;
+      });
+    });
+  }
+
+  it(
+    'CEL on the kind, @immutable and a transition rule with optionalOldSelf',
+    { skip: celSkip },
+    async () => {
+      await assert.rejects(guard(validGuard(), 'x-bad-name'), (err: unknown) =>
+        /guard names start with g/.test(bodyOf(err)),
+      );
+      const target = { group: 'guard.example.com', version: 'v1', namespace: 'default', plural: 'guards' };
+      await objects.createNamespacedCustomObject({
+        ...target,
+        body: {
+          apiVersion: 'guard.example.com/v1',
+          kind: 'Guard',
+          metadata: { name: 'gate' },
+          spec: { ...validGuard(), uid: 'one', state: 2 },
+        },
+      });
+      const current = (await objects.getNamespacedCustomObject({ ...target, name: 'gate' })) as Obj & {
+        spec: Obj;
+      };
+      const replace = (spec: Obj): Promise<unknown> =>
+        objects.replaceNamespacedCustomObject({
+          ...target,
+          name: 'gate',
+          body: { ...current, spec: { ...current.spec, ...spec } },
+        });
+      await assert.rejects(
+        replace({ uid: 'two' }),
+        (err: unknown) => codeOf(err) === 422 && /field is immutable/.test(bodyOf(err)),
+      );
+      await assert.rejects(
+        replace({ state: 1 }),
+        (err: unknown) => codeOf(err) === 422 && /state cannot go back/.test(bodyOf(err)),
+      );
+      await replace({ state: 3 });
+    },
+  );
+});

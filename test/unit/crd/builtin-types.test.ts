@@ -1,0 +1,44 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { generateCrds } from '../../../src/generate/crd/index.ts';
+import { builtinSchemasAvailable } from '../../../src/generate/crd/seams.ts';
+
+const FIXTURE = new URL('../../fixtures/crd/', import.meta.url).pathname;
+
+/**
+ * Fields typed with @kubernetes/client-node models: the walker replaces client-node's declarations by
+ * a stub and asks builtinSchemaFor(name) (src/generate/crd/builtin-schemas.ts, from wip/crdk8s).
+ */
+describe('Kubernetes built-in types as field types', () => {
+  const out = mkdtempSync(join(tmpdir(), 'op-gen-crd-k8s-'));
+  after(() => rmSync(out, { recursive: true, force: true }));
+
+  if (!builtinSchemasAvailable()) {
+    it('without the built-in schema data, using one is a clear error at the field', async () => {
+      await assert.rejects(generateCrds({ cwd: FIXTURE, apiDir: 'api-k8s', outDir: out }), (err: Error) => {
+        assert.match(
+          err.message,
+          /^api-k8s\/apps\/v1\/app_types\.ts:13: App\.spec\.template: uses the Kubernetes type V1PodTemplateSpec\. .*not available/,
+        );
+        return true;
+      });
+    });
+    return;
+  }
+
+  it('embeds the built-in schemas, structurally', async () => {
+    const result = await generateCrds({ cwd: FIXTURE, apiDir: 'api-k8s', outDir: out });
+    const schema = result.crds[0]?.spec.versions[0]?.schema.openAPIV3Schema.properties?.spec;
+    const template = schema?.properties?.template;
+    assert.equal(template?.type, 'object');
+    assert.equal(template?.description, 'template of the pods (corev1.PodTemplateSpec).');
+    assert.ok(template?.properties?.spec?.properties?.containers, 'PodSpec.containers is there');
+    assert.equal(schema?.properties?.tolerations?.type, 'array');
+    assert.equal(schema?.properties?.tolerations?.items?.type, 'object');
+    assert.ok(schema?.properties?.resources?.properties?.limits);
+    assert.equal(schema?.properties?.affinity?.type, 'object', 'namespace imports work too');
+  });
+});
