@@ -99,5 +99,8 @@ export class MaxOfRateLimiter<K = string> implements RateLimiter<K> {
 
 /** controller-runtime's default: per-item 5 ms → 1000 s, combined with a 10 qps / 100 burst bucket. */
 export function defaultControllerRateLimiter<K = string>(clock: Clock = realClock): RateLimiter<K> {
-  return new MaxOfRateLimiter<K>(new ItemExponentialFailureRateLimiter<K>(5, 1_000_000), new BucketRateLimiter<K>(10, 100, clock));
+  return new MaxOfRateLimiter<K>(
+    new ItemExponentialFailureRateLimiter<K>(5, 1_000_000),
+    new BucketRateLimiter<K>(10, 100, clock),
+  );
 }
