@@ -1,7 +1,8 @@
 import { apiVersionOf, type Kind } from '../client/kind.ts';
 import type { ObjectLike } from '../client/resource-client.ts';
 import type { InformerCache } from './cache.ts';
-import { Controller, type ControllerOptions, type Reconciler } from './controller.ts';
+import type { Controller } from './controller.ts';
+import { type ControllerOptions, type Reconciler } from './controller.ts';
 import { keyOf, objectKey, type Request } from './object-key.ts';
 import { passes, type Predicate } from './predicates.ts';
 

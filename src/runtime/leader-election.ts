@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { V1Lease } from '@kubernetes/client-node';
 import { isAlreadyExists, isConflict, isNotFound } from '../client/api-error.ts';
+import type { Kind } from '../client/kind.ts';
 import { ResourceClient } from '../client/resource-client.ts';
 import type { Transport } from '../client/transport.ts';
 import { builtinKinds } from './builtin-kinds.ts';
@@ -56,10 +57,7 @@ export class LeaderElector {
   private wake: (() => void) | undefined;
 
   constructor(transport: Transport, options: LeaderElectionOptions, log: Logger) {
-    this.leases = new ResourceClient(
-      transport,
-      builtinKinds.Lease as unknown as import('../client/kind.ts').Kind<LeaseObject>,
-    );
+    this.leases = new ResourceClient(transport, builtinKinds.Lease as unknown as Kind<LeaseObject>);
     this.name = options.id;
     this.namespace = options.namespace ?? process.env.POD_NAMESPACE ?? 'default';
     this.identity = options.identity ?? `${hostname()}_${randomBytes(4).toString('hex')}`;

@@ -18,7 +18,7 @@ async function runChecks(checks: ReadonlyMap<string, Check>): Promise<{ ok: bool
   const lines: string[] = [];
   let ok = true;
   for (const [name, check] of checks) {
-    let pass = false;
+    let pass: boolean;
     try {
       pass = await check();
     } catch {

@@ -12,10 +12,10 @@ import {
   type Request,
 } from '../../../src/runtime/index.ts';
 import { controlPlaneSkip, startControlPlane, type ControlPlane } from '../../../src/testing/index.ts';
+import type { MemcachedReconciler } from '../../fixtures/runtime/memcached-operator.ts';
 import {
   FINALIZER,
   MemcachedKind,
-  MemcachedReconciler,
   setupMemcachedController,
   type Memcached,
 } from '../../fixtures/runtime/memcached-operator.ts';
