@@ -42,3 +42,10 @@ export {
   type WatchOptions,
   type Scale,
 } from './resource-client.ts';
+export {
+  credentialsFromKubeConfig,
+  kubeConfigSource,
+  childProcessSource,
+  type Credentials,
+  type CredentialSource,
+} from './credentials.ts';
