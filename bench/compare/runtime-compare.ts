@@ -8,7 +8,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ApiextensionsV1Api, CoreV1Api, type V1CustomResourceDefinition } from '@kubernetes/client-node';
+import {
+  ApiextensionsV1Api,
+  CoreV1Api,
+  type KubeConfig,
+  type V1CustomResourceDefinition,
+} from '@kubernetes/client-node';
 import { parse } from 'yaml';
 import { startControlPlane } from '../../src/testing/index.ts';
 import { peakRssMb, summarize, type Summary } from './peak-rss.ts';
@@ -55,7 +60,7 @@ function operatorCommand(side: Side, workers: number): { cmd: string; args: stri
   };
 }
 
-async function waitForCrd(kc: import('@kubernetes/client-node').KubeConfig): Promise<void> {
+async function waitForCrd(kc: KubeConfig): Promise<void> {
   const ext = kc.makeApiClient(ApiextensionsV1Api);
   const crd = parse(
     readFileSync(join(ROOT, 'bench/compare/benchapp-crd.yaml'), 'utf8'),
