@@ -34,6 +34,20 @@ describe('parseDocComment', () => {
     assert.match(doc.tags[2]?.text ?? '', /@\.type=="Ready"/);
   });
 
+  it('notes @words in the middle of lines, outside backticks and quotes', () => {
+    const doc = parseDocComment(
+      [
+        '/**',
+        ' * Size. @minimum 1',
+        ' * mail me@example.com, use `@kind`',
+        ' * @validation rule="x @y"',
+        ' */',
+      ].join('\n'),
+      1,
+    );
+    assert.deepEqual(doc.inline, [{ name: 'minimum', line: 2 }]);
+  });
+
   it('reads a one-line comment', () => {
     const doc = parseDocComment('/** @kind */', 3);
     assert.equal(doc.description, '');
