@@ -24,6 +24,8 @@ export interface ProjectFile {
   /** API source folder, relative to the project root. */
   readonly apiDir: string;
   readonly resources: readonly ProjectResource[];
+  /** `generate rbac` settings; `roleName` names the manager ClusterRole (default `manager-role`). */
+  readonly rbac?: { readonly roleName?: string };
 }
 
 export function apiGroup(project: Pick<ProjectFile, 'domain'>, group: string): string {
@@ -55,6 +57,7 @@ export function readProjectFile(dir: string): ProjectFile | undefined {
     ...(raw.repo ? { repo: String(raw.repo) } : {}),
     apiDir: raw.apiDir ?? 'src/api',
     resources: raw.resources ?? [],
+    ...(raw.rbac?.roleName ? { rbac: { roleName: String(raw.rbac.roleName) } } : {}),
   };
 }
 

@@ -1,0 +1,105 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
+import { changedFiles, writeFilesAtomically, type OutputFile } from '../../shared/atomic-write.ts';
+import { readProjectFile } from '../../shared/project-file.ts';
+import { findBuilderUses, rulesForUses } from './infer-rules.ts';
+import { renderRbacManifests } from './manifests.ts';
+import { rolesFromRules, type RoleSpec } from './merge-rules.ts';
+import { rbacMarkerRules } from './rbac-markers.ts';
+import type { RbacRule } from './rule.ts';
+import { loadSourceProgram } from './source-files.ts';
+import { StaticEvaluator } from './static-value.ts';
+import { validateRule } from './validate-rule.ts';
+
+export const DEFAULT_ROLE_NAME = 'manager-role';
+export const DEFAULT_SERVICE_ACCOUNT = 'controller-manager';
+export const DEFAULT_OUTPUT_DIR = 'config/rbac';
+
+export interface GenerateRbacOptions {
+  /** Project root (holds op-gen.yaml). */
+  readonly cwd: string;
+  /** Source folders or files to scan, relative to cwd. Default `src`. */
+  readonly paths?: readonly string[];
+  /** Infer rules from `.for/.owns/.watches` (default true). */
+  readonly infer?: boolean;
+  readonly allowWildcards?: boolean;
+  /** Overrides the project file's `rbac.roleName` (default `manager-role`). */
+  readonly roleName?: string;
+  /** Overrides the manager's namespace (default `<projectName>-system`, or `system` without a project). */
+  readonly namespace?: string;
+  readonly serviceAccount?: string;
+  /** Output folder relative to cwd, default `config/rbac`. */
+  readonly outputDir?: string;
+}
+
+export interface RbacPlan {
+  readonly rules: readonly RbacRule[];
+  readonly roles: readonly RoleSpec[];
+  readonly files: readonly OutputFile[];
+}
+
+/** Reads the sources and computes every output file; writes nothing. */
+export function planRbac(options: GenerateRbacOptions): RbacPlan {
+  const project = readProjectFile(options.cwd);
+  const roleName = options.roleName ?? project?.rbac?.roleName ?? DEFAULT_ROLE_NAME;
+  const namespace = options.namespace ?? (project ? `${project.projectName}-system` : 'system');
+  const outputDir = resolve(options.cwd, options.outputDir ?? DEFAULT_OUTPUT_DIR);
+  const source = loadSourceProgram(options.cwd, options.paths ?? ['src']);
+  const evaluator = new StaticEvaluator(source.checker, (f) => relative(options.cwd, f).split(sep).join('/'));
+
+  const rules: RbacRule[] = [];
+  for (const file of source.files) {
+    rules.push(...rbacMarkerRules(file.sourceFile, file.display));
+    if (options.infer !== false)
+      rules.push(...rulesForUses(findBuilderUses(file.sourceFile, file.display, evaluator)));
+  }
+  for (const rule of rules) validateRule(rule, { allowWildcards: options.allowWildcards ?? false });
+
+  const roles = rolesFromRules(rules, roleName);
+  const manifests = renderRbacManifests({
+    roles,
+    serviceAccount: options.serviceAccount ?? DEFAULT_SERVICE_ACCOUNT,
+    namespace,
+    ...(project ? { projectName: project.projectName } : {}),
+    extraResources: otherYamlFiles(outputDir),
+  });
+  return {
+    rules,
+    roles,
+    files: manifests.map((m) => ({ path: join(outputDir, m.name), content: m.content })),
+  };
+}
+
+const GENERATED = new Set([
+  'service_account.yaml',
+  'role.yaml',
+  'role_binding.yaml',
+  'leader_election_role.yaml',
+  'leader_election_role_binding.yaml',
+  'metrics_auth_role.yaml',
+  'metrics_auth_role_binding.yaml',
+  'metrics_reader_role.yaml',
+  'kustomization.yaml',
+]);
+
+/** YAML files someone else put in the output folder (e.g. editor/viewer roles from `create api`). */
+function otherYamlFiles(outputDir: string): string[] {
+  if (!existsSync(outputDir)) return [];
+  return readdirSync(outputDir)
+    .filter((name) => /\.ya?ml$/.test(name) && !GENERATED.has(name))
+    .sort();
+}
+
+export interface GenerateRbacResult extends RbacPlan {
+  /** Files whose content changed (written, or out of date with `check`). */
+  readonly changed: readonly string[];
+}
+
+/** Generates config/rbac atomically; with `check`, writes nothing and only reports what would change. */
+export function generateRbac(
+  options: GenerateRbacOptions & { readonly check?: boolean },
+): GenerateRbacResult {
+  const plan = planRbac(options);
+  const changed = options.check ? changedFiles(plan.files) : writeFilesAtomically(plan.files);
+  return { ...plan, changed };
+}

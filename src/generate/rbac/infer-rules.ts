@@ -1,0 +1,146 @@
+import { ts } from 'ts-morph';
+import { OpGenError } from '../../errors.ts';
+import type { RbacRule, RuleOrigin } from './rule.ts';
+import { NotStaticError, type StaticEvaluator, type StaticValue } from './static-value.ts';
+
+type BuilderMethod = 'for' | 'owns' | 'watches';
+const BUILDER_METHODS: readonly string[] = ['for', 'owns', 'watches'];
+
+/** One `.for/.owns/.watches(kind)` call of a controller builder chain, with the kind read statically. */
+export interface BuilderUse {
+  readonly method: BuilderMethod;
+  readonly group: string;
+  readonly plural: string;
+  readonly kind: string;
+  readonly origin: RuleOrigin;
+}
+
+/** Whether `expr` is (or is a const bound to) a chain that starts with `.controller(...)`. */
+function isControllerChain(expr: ts.Expression, checker: ts.TypeChecker, depth = 0): boolean {
+  if (depth > 16) return false;
+  let current: ts.Expression = expr;
+  for (;;) {
+    if (ts.isParenthesizedExpression(current) || ts.isAwaitExpression(current)) {
+      current = current.expression;
+      continue;
+    }
+    if (ts.isCallExpression(current) && ts.isPropertyAccessExpression(current.expression)) {
+      if (current.expression.name.text === 'controller') return true;
+      current = current.expression.expression;
+      continue;
+    }
+    if (ts.isIdentifier(current)) {
+      const symbol = checker.getSymbolAtLocation(current);
+      const decl = symbol?.valueDeclaration;
+      if (decl && ts.isVariableDeclaration(decl) && decl.initializer) {
+        return isControllerChain(decl.initializer, checker, depth + 1);
+      }
+    }
+    return false;
+  }
+}
+
+function origin(sourceFile: ts.SourceFile, file: string, node: ts.Node, source: string): RuleOrigin {
+  const line = sourceFile.getLineAndCharacterOfPosition(node.getStart(sourceFile)).line + 1;
+  return { file, line, source };
+}
+
+function stringField(value: StaticValue, field: string): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const v = (value as Record<string, StaticValue>)[field];
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** Finds the builder calls of every controller in a file. */
+export function findBuilderUses(
+  sourceFile: ts.SourceFile,
+  file: string,
+  evaluator: StaticEvaluator,
+): BuilderUse[] {
+  const uses: BuilderUse[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)) {
+      const method = node.expression.name.text;
+      const receiver = node.expression.expression;
+      if (BUILDER_METHODS.includes(method) && isControllerChain(receiver, evaluator.checker)) {
+        uses.push(readUse(sourceFile, file, node, method as BuilderMethod, evaluator));
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sourceFile);
+  return uses;
+}
+
+function readUse(
+  sourceFile: ts.SourceFile,
+  file: string,
+  call: ts.CallExpression,
+  method: BuilderMethod,
+  evaluator: StaticEvaluator,
+): BuilderUse {
+  const arg = call.arguments[0];
+  const argText = arg ? arg.getText(sourceFile) : '';
+  const where = origin(sourceFile, file, methodName(call), `.${method}(${argText})`);
+  const help =
+    'Pass a kind declared as `defineKind<T>({ group, version, kind, plural, namespaced })` with literal values ' +
+    '(or `builtinKinds.X` from op-gen/runtime), or declare the permissions with @rbac markers and run with --no-infer.';
+  if (!arg) throw new OpGenError(`${where.file}:${where.line}: .${method}() needs a kind. ${help}`);
+  let value: StaticValue;
+  try {
+    value = evaluator.evaluate(arg);
+  } catch (err) {
+    if (err instanceof NotStaticError) {
+      const errFile = err.node.getSourceFile();
+      const at = origin(errFile, file, err.node, '');
+      const atText = errFile === sourceFile ? '' : ` (at ${evaluator.display(errFile.fileName)}:${at.line})`;
+      throw new OpGenError(
+        `${where.file}:${where.line}: cannot read the kind passed to .${method}(${argText}): ${err.message}${atText}. ${help}`,
+      );
+    }
+    throw err;
+  }
+  const group = stringField(value, 'group');
+  const plural = stringField(value, 'plural');
+  const kind = stringField(value, 'kind') ?? argText;
+  if (group === undefined || plural === undefined) {
+    throw new OpGenError(
+      `${where.file}:${where.line}: the kind passed to .${method}(${argText}) has no literal \`group\` and \`plural\`. ${help}`,
+    );
+  }
+  return { method, group, plural, kind, origin: where };
+}
+
+function methodName(call: ts.CallExpression): ts.Node {
+  return ts.isPropertyAccessExpression(call.expression) ? call.expression.name : call.expression;
+}
+
+const READ: readonly string[] = ['get', 'list', 'watch'];
+
+/** The permissions a controller needs for what its builder chain declares. */
+export function rulesForUses(uses: readonly BuilderUse[]): RbacRule[] {
+  const rules: RbacRule[] = [];
+  const rule = (
+    groups: string[],
+    resources: string[],
+    verbs: readonly string[],
+    from: RuleOrigin,
+  ): RbacRule => ({
+    groups,
+    resources,
+    resourceNames: [],
+    urls: [],
+    verbs: [...verbs],
+    origin: from,
+  });
+  for (const use of uses) {
+    rules.push(rule([use.group], [use.plural], READ, use.origin));
+    if (use.method === 'for') {
+      rules.push(rule([use.group], [`${use.plural}/status`], ['get', 'update', 'patch'], use.origin));
+      rules.push(rule([use.group], [`${use.plural}/finalizers`], ['update'], use.origin));
+      // the controller's event recorder
+      rules.push(rule([''], ['events'], ['create', 'patch'], use.origin));
+    }
+  }
+  return rules;
+}

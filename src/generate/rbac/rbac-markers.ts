@@ -1,0 +1,87 @@
+import { ts } from 'ts-morph';
+import { OpGenError } from '../../errors.ts';
+import { parseDocComment } from '../../markers/jsdoc.ts';
+import { rbacMarkers } from '../../markers/rbac.ts';
+import type { RawTag } from '../../markers/types.ts';
+import type { RbacRule } from './rule.ts';
+
+/** Every JSDoc block (`/** ... *\/`) of a source file, found through the parser (so never inside strings). */
+function jsDocComments(sourceFile: ts.SourceFile): ts.CommentRange[] {
+  const text = sourceFile.text;
+  const seen = new Map<number, ts.CommentRange>();
+  // Comments on the same line as the token before them count as that token's trailing comments.
+  const collect = (pos: number): void => {
+    const ranges = [
+      ...(ts.getLeadingCommentRanges(text, pos) ?? []),
+      ...(ts.getTrailingCommentRanges(text, pos) ?? []),
+    ];
+    for (const range of ranges) {
+      if (range.kind === ts.SyntaxKind.MultiLineCommentTrivia && text.startsWith('/**', range.pos)) {
+        seen.set(range.pos, range);
+      }
+    }
+  };
+  const visit = (node: ts.Node): void => {
+    collect(node.pos);
+    ts.forEachChild(node, visit);
+    collect(node.end);
+  };
+  collect(0);
+  visit(sourceFile);
+  return [...seen.values()].sort((a, b) => a.pos - b.pos);
+}
+
+/** The `@rbac` tags of a file's JSDoc comments, with their lines. */
+export function findRbacTags(sourceFile: ts.SourceFile): RawTag[] {
+  const tags: RawTag[] = [];
+  for (const range of jsDocComments(sourceFile)) {
+    const line = sourceFile.getLineAndCharacterOfPosition(range.pos).line + 1;
+    const comment = parseDocComment(sourceFile.text.slice(range.pos, range.end), line);
+    tags.push(...comment.tags.filter((t) => rbacMarkers.knows(t.name)));
+  }
+  return tags;
+}
+
+/**
+ * `groups=""` is controller-gen's way to name the core group. The shared list parser rejects empty
+ * items, so a quoted empty item is rewritten to its equivalent `core` before parsing.
+ */
+function coreGroupAlias(text: string): string {
+  return text.replace(/(^|\s)groups=(\S*)/g, (_m, lead: string, value: string) => {
+    const items = value.split(';').map((item) => (item === '""' || item === "''" ? 'core' : item));
+    return `${lead}groups=${items.join(';')}`;
+  });
+}
+
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
+
+/** Turns one `@rbac` tag into a rule; errors name file:line. */
+export function parseRbacTag(tag: RawTag, file: string): RbacRule {
+  let parsed;
+  try {
+    parsed = rbacMarkers.parse({ ...tag, text: coreGroupAlias(tag.text) }, 'package', file);
+  } catch (err) {
+    if (err instanceof OpGenError) {
+      throw new OpGenError(err.message.replace('docs/markers.md', 'docs/generate-rbac.md'), {
+        exitCode: err.exitCode,
+      });
+    }
+    throw err;
+  }
+  if (!parsed) throw new Error(`internal: @${tag.name} is not an rbac marker`);
+  const { args } = parsed;
+  return {
+    groups: strings(args.groups),
+    resources: strings(args.resources),
+    resourceNames: strings(args.resourceNames),
+    urls: strings(args.urls),
+    verbs: strings(args.verbs),
+    ...(typeof args.namespace === 'string' ? { namespace: args.namespace } : {}),
+    ...(typeof args.roleName === 'string' ? { roleName: args.roleName } : {}),
+    origin: { file, line: tag.line, source: '@rbac' },
+  };
+}
+
+export function rbacMarkerRules(sourceFile: ts.SourceFile, file: string): RbacRule[] {
+  return findRbacTags(sourceFile).map((tag) => parseRbacTag(tag, file));
+}
