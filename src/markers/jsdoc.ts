@@ -60,7 +60,12 @@ export function parseDocComment(comment: string, startLine: number): DocComment 
 }
 
 function normaliseDescription(lines: readonly string[]): string {
-  // Drop common indentation, trailing/leading blank lines; keep paragraphs.
-  const text = lines.join('\n').replace(/\n{3,}/g, '\n\n');
-  return text.trim();
+  // As controller-gen: a line `---` ends the description (notes for code readers may follow).
+  const cut = lines.findIndex((l) => l.trim() === '---');
+  const kept = cut < 0 ? lines : lines.slice(0, cut);
+  // Keep paragraphs, drop runs of blank lines and leading/trailing blank lines.
+  return kept
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }

@@ -48,6 +48,15 @@ describe('parseDocComment', () => {
     assert.deepEqual(doc.inline, [{ name: 'minimum', line: 2 }]);
   });
 
+  it('ends the description at a --- line, as controller-gen does', () => {
+    const doc = parseDocComment(
+      ['/**', ' * Shown.', ' * ---', ' * Hidden note.', ' * @minimum 1', ' */'].join('\n'),
+      1,
+    );
+    assert.equal(doc.description, 'Shown.');
+    assert.equal(doc.tags[0]?.name, 'minimum');
+  });
+
   it('reads a one-line comment', () => {
     const doc = parseDocComment('/** @kind */', 3);
     assert.equal(doc.description, '');
