@@ -2,9 +2,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 /**
- * A synthetic API for benchmarks, described once as data and rendered per language. The same model
- * renders as op-gen TypeScript types (here) and, for the side-by-side bench (issue 10), as Go types
- * with the equivalent +kubebuilder markers, so both generators do the same work.
+ * A synthetic API for benchmarks, described once as data and rendered per language: as op-gen
+ * TypeScript types (here) and as Go types with the equivalent +kubebuilder markers
+ * (bench/compare/synthetic-go.ts), so op-gen and controller-gen do the same work.
  *
  * Fields cycle through: bounded integers, patterned strings, enums, `listType=map` arrays of objects,
  * nested objects holding a map. Status has conditions, observedGeneration and replicas; every kind has
@@ -209,135 +209,4 @@ export function writeFiles(root: string, files: ReadonlyMap<string, string>): vo
     mkdirSync(dirname(full), { recursive: true });
     writeFileSync(full, content);
   }
-}
-
-const goName = (name: string): string => `${name[0]?.toUpperCase() ?? ''}${name.slice(1)}`;
-
-/**
- * The model as a Go module for controller-gen: `go.mod`, `api/v1/groupversion_info.go` and one file
- * per kind, with the +kubebuilder markers equivalent to renderTypeScript's. Paths are relative to the
- * module root; `apimachinery` is the k8s.io/apimachinery version to require.
- */
-export function renderGo(api: SyntheticApi, apimachinery = 'v0.34.3'): Map<string, string> {
-  const files = new Map<string, string>();
-  files.set(
-    'go.mod',
-    `module example.com/bench\n\ngo 1.24.0\n\nrequire k8s.io/apimachinery ${apimachinery}\n`,
-  );
-  files.set(
-    `api/${api.version}/groupversion_info.go`,
-    `// +kubebuilder:object:generate=false\n// +groupName=${api.group}\npackage ${api.version}\n`,
-  );
-  for (const k of api.kinds) {
-    const out: string[] = [
-      `package ${api.version}`,
-      '',
-      'import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"',
-      '',
-    ];
-    const spec: string[] = [];
-    for (const f of k.fields) {
-      const omit = f.optional ? ',omitempty' : '';
-      const ptr = f.optional ? '*' : '';
-      const tag = `\`json:"${f.name}${omit}"\``;
-      switch (f.kind) {
-        case 'boundedInt':
-          spec.push(
-            `\t// ${f.name} is a bounded integer.`,
-            `\t// +kubebuilder:validation:Minimum=${f.min}`,
-            `\t// +kubebuilder:validation:Maximum=${f.max}`,
-            `\t${goName(f.name)} ${ptr}int32 ${tag}`,
-          );
-          break;
-        case 'pattern':
-          spec.push(
-            `\t// ${f.name} is a DNS label.`,
-            `\t// +kubebuilder:validation:Pattern=\`${f.pattern}\``,
-            `\t// +kubebuilder:validation:MaxLength=${f.maxLength}`,
-            `\t${goName(f.name)} ${ptr}string ${tag}`,
-          );
-          break;
-        case 'enum':
-          spec.push(
-            `\t// ${f.name} is one of a few modes.`,
-            `\t// +kubebuilder:validation:Enum=${f.values.join(';')}`,
-            `\t${goName(f.name)} ${ptr}string ${tag}`,
-          );
-          break;
-        case 'listMap':
-          out.push(
-            `// ${f.itemType} is one entry of a keyed list.`,
-            `type ${f.itemType} struct {`,
-            '\t// name is the key.',
-            '\tName string `json:"name"`',
-            '\t// weight of the entry.',
-            '\t// +kubebuilder:validation:Minimum=0',
-            '\tWeight *int32 `json:"weight,omitempty"`',
-            '}',
-            '',
-          );
-          spec.push(
-            `\t// ${f.name} is a list keyed by name.`,
-            '\t// +listType=map',
-            '\t// +listMapKey=name',
-            `\t// +kubebuilder:validation:MaxItems=${f.maxItems}`,
-            `\t${goName(f.name)} []${f.itemType} ${tag}`,
-          );
-          break;
-        case 'nested':
-          out.push(
-            `// ${f.typeName} groups settings.`,
-            `type ${f.typeName} struct {`,
-            '\t// labels to apply.',
-            '\tLabels map[string]string `json:"labels,omitempty"`',
-            '\t// count of things.',
-            '\t// +kubebuilder:validation:Minimum=1',
-            '\tCount int32 `json:"count"`',
-            '\t// note is free text.',
-            '\tNote *string `json:"note,omitempty"`',
-            '}',
-            '',
-          );
-          spec.push(
-            `\t// ${f.name} holds nested settings.`,
-            `\t${goName(f.name)} ${ptr}${f.typeName} ${tag}`,
-          );
-          break;
-      }
-    }
-    out.push(
-      `// ${k.kind}Spec is the desired state.`,
-      `type ${k.kind}Spec struct {`,
-      ...spec,
-      '}',
-      '',
-      `// ${k.kind}Status is the observed state.`,
-      `type ${k.kind}Status struct {`,
-      '\t// conditions of the object.',
-      '\t// +listType=map',
-      '\t// +listMapKey=type',
-      '\tConditions []metav1.Condition `json:"conditions,omitempty"`',
-      '\t// observedGeneration is the last generation reconciled.',
-      '\tObservedGeneration *int64 `json:"observedGeneration,omitempty"`',
-      '\t// replicas observed.',
-      '\tReplicas *int32 `json:"replicas,omitempty"`',
-      '}',
-      '',
-      `// ${k.kind} is a synthetic kind.`,
-      '// +kubebuilder:object:root=true',
-      '// +kubebuilder:subresource:status',
-      '// +kubebuilder:printcolumn:name=Replicas,type=integer,JSONPath=.status.replicas',
-      '// +kubebuilder:printcolumn:name=Age,type=date,JSONPath=.metadata.creationTimestamp',
-      `type ${k.kind} struct {`,
-      '\tmetav1.TypeMeta   `json:",inline"`',
-      '\tmetav1.ObjectMeta `json:"metadata,omitempty"`',
-      '',
-      `\tSpec   ${k.kind}Spec   \`json:"spec"\``,
-      `\tStatus ${k.kind}Status \`json:"status,omitempty"\``,
-      '}',
-      '',
-    );
-    files.set(`api/${api.version}/${k.kind.toLowerCase()}_types.go`, out.join('\n'));
-  }
-  return files;
 }

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { renderGo, renderTypeScript, syntheticApi, writeFiles } from '../../../bench/synthetic-api.ts';
+import { renderTypeScript, syntheticApi, writeFiles } from '../../../bench/synthetic-api.ts';
 import { generateCrds } from '../../../src/generate/crd/index.ts';
 
 describe('bench synthetic API', () => {
@@ -20,25 +20,5 @@ describe('bench synthetic API', () => {
     assert.equal(spec?.properties?.listMap3?.['x-kubernetes-list-type'], 'map');
     assert.equal(spec?.properties?.boundedInt0?.maximum, 1000);
     assert.deepEqual(crds[0]?.spec.versions[0]?.subresources, { status: {} });
-  });
-
-  it('renders the same model as Go types with the equivalent markers', () => {
-    const go = renderGo(syntheticApi({ kinds: 2, fields: 5 }));
-    assert.deepEqual([...go.keys()].sort(), [
-      'api/v1/groupversion_info.go',
-      'api/v1/widget000_types.go',
-      'api/v1/widget001_types.go',
-      'go.mod',
-    ]);
-    const types = go.get('api/v1/widget000_types.go') ?? '';
-    for (const marker of [
-      '+kubebuilder:validation:Minimum=0',
-      '+listType=map',
-      '+listMapKey=name',
-      '+kubebuilder:validation:Enum=Alpha;Beta;Gamma2',
-      '+kubebuilder:subresource:status',
-    ]) {
-      assert.ok(types.includes(marker), marker);
-    }
   });
 });
