@@ -8,6 +8,8 @@ export function createProgram(io: CommandIo): Command {
     .description('The Kubernetes operator toolkit for TypeScript')
     .version(opGenVersion(), '-v, --version', 'print the op-gen version')
     .option('--cwd <dir>', 'run as if op-gen was started in <dir>')
+    // Program options end at the subcommand, so subcommands may have their own --version (create api, bundle).
+    .enablePositionalOptions()
     .showHelpAfterError('(run op-gen --help for usage)')
     .showSuggestionAfterError(true)
     .configureOutput({
@@ -28,6 +30,9 @@ export function createProgram(io: CommandIo): Command {
   const inherit = (cmd: Command): void => {
     for (const sub of cmd.commands) {
       sub.copyInheritedSettings(cmd);
+      // --cwd stays usable after the subcommand name (`op-gen generate crd --cwd dir`).
+      if (!sub.options.some((o) => o.long === '--cwd'))
+        sub.option('--cwd <dir>', 'run as if op-gen was started in <dir>');
       inherit(sub);
     }
   };

@@ -1,0 +1,46 @@
+import { resolve } from 'node:path';
+import type { CommandModule } from './command-module.ts';
+import { contextFor } from './context.ts';
+import { initProject } from '../scaffold/init.ts';
+import { terminalPrompter } from '../scaffold/prompt.ts';
+
+interface InitFlags {
+  domain?: string;
+  name?: string;
+  repo?: string;
+  license?: string;
+  owner?: string;
+  force?: boolean;
+  skipInstall?: boolean;
+  opGenPath?: string;
+}
+
+/** `op-gen init [dir]`: a new operator project (see docs/init.md). */
+export const initCommand: CommandModule = {
+  register(parent, io) {
+    parent
+      .command('init')
+      .description('scaffold a new operator project')
+      .argument('[dir]', 'project directory (default: the current directory)')
+      .option('--domain <domain>', 'API domain; groups become <group>.<domain> (e.g. example.com)')
+      .option('--name <name>', 'project name, a DNS-1123 label (default: the directory name)')
+      .option('--repo <url>', 'git repository URL, recorded in package.json and the project file')
+      .option('--license <license>', 'license header of generated sources: apache2 or none', 'apache2')
+      .option('--owner <owner>', 'copyright owner and CSV maintainer')
+      .option('--force', 'scaffold into a non-empty directory, overwriting files with the same names')
+      .option('--skip-install', 'do not run npm install')
+      .option('--op-gen-path <dir>', 'depend on op-gen as file:<dir> (an op-gen working tree)')
+      .action(async (dir: string | undefined, flags: InitFlags, command) => {
+        const ctx = contextFor(command, io);
+        const prompt = terminalPrompter();
+        await initProject(
+          {
+            dir: resolve(ctx.cwd, dir ?? '.'),
+            ...flags,
+            ...(flags.opGenPath ? { opGenPath: resolve(ctx.cwd, flags.opGenPath) } : {}),
+          },
+          { stdout: ctx.stdout, stderr: ctx.stderr, ...(prompt ? { prompt } : {}) },
+        );
+      });
+  },
+};

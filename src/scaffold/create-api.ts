@@ -1,0 +1,220 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { OpGenError } from '../errors.ts';
+import { writeFilesAtomically, type OutputFile } from '../shared/atomic-write.ts';
+import {
+  apiGroup,
+  PROJECT_FILE,
+  renderProjectFile,
+  requireProjectFile,
+  type ProjectFile,
+  type ProjectResource,
+} from '../shared/project-file.ts';
+import { projectHeader } from './boilerplate.ts';
+import { addKustomizeResource, insertAboveMarker } from './edits.ts';
+import type { ScaffoldIo } from './init.ts';
+import { kebabCase, pluralize, validateGroup, validateKind, validateVersion } from './names.ts';
+import { renderTemplateSet, type RenderedFile } from './render.ts';
+
+export interface CreateApiOptions {
+  /** The project root (holds op-gen.yaml). */
+  readonly dir: string;
+  readonly group?: string;
+  readonly version?: string;
+  readonly kind?: string;
+  /** Scope; defaults to the scope of other versions of the kind, else namespaced. */
+  readonly namespaced?: boolean;
+  /** Scaffold a controller; defaults to true for the first version of a kind, false for later ones. */
+  readonly controller?: boolean;
+  /** Skip running the generators afterwards. */
+  readonly skipGenerate?: boolean;
+}
+
+/** A generator `create api` runs after writing (`generate crd`, `rbac`, `client`, when present). */
+export interface Generator {
+  readonly name: string;
+  run(root: string): Promise<void>;
+}
+
+export interface CreateApiIo extends ScaffoldIo {
+  /** The generators op-gen has right now, in order; `create api` runs them unless skipGenerate. */
+  readonly generators?: readonly Generator[];
+}
+
+export interface CreateApiResult {
+  readonly resource: ProjectResource;
+  /** Files created or changed, relative to the project root, sorted. */
+  readonly files: readonly string[];
+  /** The generators that ran. */
+  readonly generated: readonly string[];
+}
+
+export const CONTROLLERS_INDEX = 'src/controllers/index.ts';
+export const IMPORTS_MARKER = 'op-gen:scaffold:imports';
+export const CONTROLLERS_MARKER = 'op-gen:scaffold:controllers';
+const CRD_KUSTOMIZATION = 'config/crd/kustomization.yaml';
+const SAMPLES_KUSTOMIZATION = 'config/samples/kustomization.yaml';
+
+async function required(
+  value: string | undefined,
+  flag: string,
+  question: string,
+  io: ScaffoldIo,
+): Promise<string> {
+  if (value !== undefined && value !== '') return value;
+  const answer = io.prompt ? await io.prompt(question) : '';
+  if (answer) return answer;
+  throw new OpGenError(`missing ${flag}: ${question.toLowerCase()}. Pass ${flag} <value>.`, { exitCode: 2 });
+}
+
+function readProjectText(root: string, path: string): string {
+  const full = join(root, path);
+  if (!existsSync(full)) {
+    throw new OpGenError(
+      `${full} is missing: \`op-gen create api\` adds entries to it. Restore it from a freshly scaffolded project, then run the command again.`,
+    );
+  }
+  return readFileSync(full, 'utf8');
+}
+
+/** Validates, renders `templates/create-api`, edits the project's registries and writes it all at once. */
+export async function createApi(options: CreateApiOptions, io: CreateApiIo): Promise<CreateApiResult> {
+  const root = resolve(options.dir);
+  const project = requireProjectFile(root);
+
+  const group = await required(options.group, '--group', 'API group, without the domain (e.g. cache)', io);
+  validateGroup(group, project.domain);
+  const version = await required(options.version, '--version', 'API version (e.g. v1alpha1)', io);
+  validateVersion(version);
+  const kind = await required(options.kind, '--kind', 'Kind, in PascalCase (e.g. Memcached)', io);
+  validateKind(kind);
+
+  const fullGroup = apiGroup(project, group);
+  const sameKind = project.resources.filter((r) => r.group === group && r.kind === kind);
+  if (sameKind.some((r) => r.version === version)) {
+    throw new OpGenError(
+      `${kind} ${fullGroup}/${version} already exists (${join(root, PROJECT_FILE)}). ` +
+        'Choose another --version to add a version of the kind, or another --kind.',
+    );
+  }
+  const existingScope = sameKind[0]?.namespaced;
+  if (
+    existingScope !== undefined &&
+    options.namespaced !== undefined &&
+    options.namespaced !== existingScope
+  ) {
+    throw new OpGenError(
+      `${kind} is ${existingScope ? 'namespaced' : 'cluster-scoped'} in its other versions (${sameKind.map((r) => r.version).join(', ')}); ` +
+        `a CRD has one scope for all versions. Drop --${options.namespaced ? 'namespaced' : 'cluster'}.`,
+    );
+  }
+  const namespaced = options.namespaced ?? existingScope ?? true;
+  const controlled = sameKind.find((r) => r.controller);
+  if (options.controller === true && controlled) {
+    throw new OpGenError(
+      `${kind} already has a controller (reconciling ${fullGroup}/${controlled.version}); one controller per kind ` +
+        'reconciles every version. Pass --no-controller.',
+    );
+  }
+  const controller = options.controller ?? !controlled;
+  const plural = pluralize(kind);
+  const resource: ProjectResource = { group, version, kind, plural, namespaced, controller };
+
+  const kindFile = kebabCase(kind);
+  const context = {
+    projectName: project.projectName,
+    domain: project.domain,
+    group,
+    version,
+    kind,
+    fullGroup,
+    plural,
+    kindFile,
+    kindLower: kind.toLowerCase(),
+    kindConst: kindFile.replace(/-/g, '_').toUpperCase(),
+    namespaced,
+    storageVersion: sameKind.length === 0,
+    header: projectHeader(root),
+  };
+
+  const created: RenderedFile[] = [...renderTemplateSet('create-api/api', context)];
+  const groupVersionFile = `${project.apiDir}/${group}/${version}/groupversion.ts`;
+  if (!existsSync(join(root, groupVersionFile)))
+    created.push(...renderTemplateSet('create-api/groupversion', context));
+  if (controller) created.push(...renderTemplateSet('create-api/controller', context));
+  const clashes = created.filter((f) => existsSync(join(root, f.path))).map((f) => join(root, f.path));
+  if (clashes.length > 0) {
+    throw new OpGenError(
+      `${clashes.join(', ')} already exist${clashes.length === 1 ? 's' : ''}; op-gen does not overwrite sources. ` +
+        'Move or delete them, or choose another --kind.',
+    );
+  }
+
+  const edited: RenderedFile[] = [];
+  if (controller) {
+    let index = readProjectText(root, CONTROLLERS_INDEX);
+    index = insertAboveMarker(
+      index,
+      IMPORTS_MARKER,
+      `import { setup${kind}Controller } from './${kindFile}.controller.ts';`,
+      join(root, CONTROLLERS_INDEX),
+    );
+    index = insertAboveMarker(
+      index,
+      CONTROLLERS_MARKER,
+      `setup${kind}Controller,`,
+      join(root, CONTROLLERS_INDEX),
+    );
+    edited.push({ path: CONTROLLERS_INDEX, content: index });
+  }
+  if (sameKind.length === 0) {
+    edited.push({
+      path: CRD_KUSTOMIZATION,
+      content: addKustomizeResource(
+        readProjectText(root, CRD_KUSTOMIZATION),
+        `bases/${fullGroup}_${plural}.yaml`,
+        join(root, CRD_KUSTOMIZATION),
+      ),
+    });
+  }
+  const sample = created.find((f) => f.path.startsWith('config/samples/'));
+  if (sample) {
+    edited.push({
+      path: SAMPLES_KUSTOMIZATION,
+      content: addKustomizeResource(
+        readProjectText(root, SAMPLES_KUSTOMIZATION),
+        sample.path.slice('config/samples/'.length),
+        join(root, SAMPLES_KUSTOMIZATION),
+      ),
+    });
+  }
+  const updated: ProjectFile = { ...project, resources: [...project.resources, resource] };
+  edited.push({ path: PROJECT_FILE, content: renderProjectFile(updated) });
+
+  const all = [...created, ...edited].sort((a, b) => (a.path < b.path ? -1 : 1));
+  const out: OutputFile[] = all.map((f) => ({ path: join(root, f.path), content: f.content }));
+  writeFilesAtomically(out);
+  io.stdout.write(
+    `Created ${kind} ${fullGroup}/${version} (${namespaced ? 'namespaced' : 'cluster-scoped'}` +
+      `${controller ? ', with controller' : ', no controller'}): ${all.map((f) => f.path).join(', ')}\n`,
+  );
+
+  const generated: string[] = [];
+  if (!options.skipGenerate) {
+    for (const generator of io.generators ?? []) {
+      io.stdout.write(`Running op-gen generate ${generator.name}\n`);
+      try {
+        await generator.run(root);
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        throw new OpGenError(
+          `the ${kind} API is written, but \`op-gen generate ${generator.name}\` failed: ${message}\n` +
+            'Fix the cause, then run `npm run generate`.',
+          { cause: err },
+        );
+      }
+      generated.push(generator.name);
+    }
+  }
+  return { resource, files: all.map((f) => f.path), generated };
+}

@@ -1,0 +1,140 @@
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { OpGenError, UsageError } from '../errors.ts';
+import { writeFilesAtomically } from '../shared/atomic-write.ts';
+import { PROJECT_FILE, renderProjectFile, type ProjectFile } from '../shared/project-file.ts';
+import { LICENSES, licenseHeader, type License } from './boilerplate.ts';
+import { runNpmInstall } from './install.ts';
+import { titleCase, validateDomain, validateProjectName } from './names.ts';
+import type { Prompter } from './prompt.ts';
+import { renderTemplateSet, type RenderedFile } from './render.ts';
+import { dependencyVersions, opGenDependency } from './versions.ts';
+
+export interface InitOptions {
+  /** The project directory (created when missing). */
+  readonly dir: string;
+  readonly domain?: string;
+  /** Project name; defaults to the directory name when that is a valid name. */
+  readonly name?: string;
+  readonly repo?: string;
+  readonly license?: string;
+  readonly owner?: string;
+  /** Scaffold into a non-empty directory, overwriting files with the same names. */
+  readonly force?: boolean;
+  readonly skipInstall?: boolean;
+  /** Depend on op-gen as `file:<dir>` (a working tree) instead of `^<version>`. */
+  readonly opGenPath?: string;
+  /** Copyright year; defaults to the current year. */
+  readonly year?: number;
+}
+
+export interface ScaffoldIo {
+  readonly stdout: NodeJS.WritableStream;
+  readonly stderr: NodeJS.WritableStream;
+  /** Asks for a missing required value; absent when nobody can answer (no TTY, or CI). */
+  readonly prompt?: Prompter;
+}
+
+export interface InitResult {
+  readonly root: string;
+  readonly project: ProjectFile;
+  /** Paths written, relative to root, sorted. */
+  readonly files: readonly string[];
+}
+
+/** Entries a target directory may already hold without --force. */
+const ALLOWED_EXISTING = new Set(['.git']);
+
+async function required(
+  value: string | undefined,
+  flag: string,
+  question: string,
+  io: ScaffoldIo,
+): Promise<string> {
+  if (value !== undefined && value !== '') return value;
+  const answer = io.prompt ? await io.prompt(question) : '';
+  if (answer) return answer;
+  throw new UsageError(`missing ${flag}: ${question.toLowerCase()}. Pass ${flag} <value>.`);
+}
+
+function checkTargetDir(root: string, force: boolean): void {
+  if (!existsSync(root)) return;
+  if (!statSync(root).isDirectory()) {
+    throw new OpGenError(`${root} exists and is not a directory. Choose another target directory.`);
+  }
+  const present = readdirSync(root).filter((entry) => !ALLOWED_EXISTING.has(entry));
+  if (present.length > 0 && !force) {
+    const shown = present.sort().slice(0, 5).join(', ') + (present.length > 5 ? ', ...' : '');
+    throw new OpGenError(
+      `${root} is not empty (${shown}). Scaffold into an empty directory, or pass --force to write over it.`,
+    );
+  }
+}
+
+/** Validates everything, renders `templates/init`, then writes all files at once (or none). */
+export async function initProject(options: InitOptions, io: ScaffoldIo): Promise<InitResult> {
+  const root = resolve(options.dir);
+  checkTargetDir(root, options.force ?? false);
+
+  const dirName = basename(root);
+  const defaultName = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(dirName) ? dirName : undefined;
+  const name = await required(
+    options.name ?? defaultName,
+    '--name',
+    'Project name (e.g. memcached-operator)',
+    io,
+  );
+  validateProjectName(name);
+  const domain = await required(options.domain, '--domain', 'API domain (e.g. example.com)', io);
+  validateDomain(domain);
+  const license = options.license ?? 'apache2';
+  if (!(LICENSES as readonly string[]).includes(license)) {
+    throw new UsageError(`invalid --license ${JSON.stringify(license)}: use one of ${LICENSES.join(', ')}.`);
+  }
+  if (options.opGenPath !== undefined && !existsSync(join(resolve(options.opGenPath), 'package.json'))) {
+    throw new UsageError(
+      `--op-gen-path ${options.opGenPath}: no package.json there. Point it at an op-gen checkout.`,
+    );
+  }
+
+  const owner = options.owner ?? `The ${name} Authors`;
+  const header = licenseHeader(license as License, owner, options.year ?? new Date().getUTCFullYear());
+  const project: ProjectFile = {
+    version: 1,
+    domain,
+    projectName: name,
+    ...(options.repo ? { repo: options.repo } : {}),
+    apiDir: 'src/api',
+    resources: [],
+  };
+  const context = {
+    projectName: name,
+    domain,
+    repo: options.repo ?? '',
+    owner,
+    maintainerEmail: '',
+    licenseSpdx: license === 'apache2' ? 'Apache-2.0' : 'UNLICENSED',
+    licenseText:
+      license === 'apache2' ? `Copyright ${owner}. Licensed under the Apache License, Version 2.0.` : '',
+    header,
+    headerText: header.trim(),
+    displayName: titleCase(name),
+    description: `${titleCase(name)}: a Kubernetes operator for ${domain}.`,
+    leaderElectionId: `${name}.${domain}`,
+    opGenDependency: opGenDependency(options.opGenPath, process.cwd()),
+    versions: dependencyVersions(),
+  };
+  const rendered: RenderedFile[] = [
+    ...renderTemplateSet('init', context),
+    { path: PROJECT_FILE, content: renderProjectFile(project) },
+  ].sort((a, b) => (a.path < b.path ? -1 : 1));
+
+  writeFilesAtomically(rendered.map((f) => ({ path: join(root, f.path), content: f.content })));
+  io.stdout.write(`Scaffolded ${name} (${rendered.length} files) in ${root}\n`);
+
+  if (!options.skipInstall) await runNpmInstall(root, io);
+  io.stdout.write(
+    `Next: cd ${root} && npx op-gen create api --group <group> --version v1alpha1 --kind <Kind>\n`,
+  );
+  return { root, project, files: rendered.map((f) => f.path) };
+}

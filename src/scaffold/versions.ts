@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { opGenVersion } from '../version.ts';
+
+/**
+ * The versions a generated project depends on. They are op-gen's own (from its package.json), so a
+ * scaffolded project installs from the same npm cache op-gen was installed from and compiles with
+ * the TypeScript op-gen was tested with.
+ */
+export interface DependencyVersions {
+  readonly clientNode: string;
+  readonly yaml: string;
+  readonly typescript: string;
+  readonly typesNode: string;
+  readonly eslint: string;
+  readonly eslintJs: string;
+  readonly typescriptEslint: string;
+}
+
+interface PackageJson {
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+}
+
+let cached: DependencyVersions | undefined;
+
+export function dependencyVersions(): DependencyVersions {
+  if (cached) return cached;
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as PackageJson;
+  const all = { ...pkg.devDependencies, ...pkg.dependencies };
+  const pick = (name: string, fallback: string): string => all[name] ?? fallback;
+  cached = {
+    clientNode: pick('@kubernetes/client-node', '2.0.1'),
+    yaml: pick('yaml', '^2.9.1'),
+    typescript: pick('typescript', '~6.0.3'),
+    typesNode: pick('@types/node', '^24.0.0'),
+    eslint: pick('eslint', '^10.0.0'),
+    eslintJs: pick('@eslint/js', '^10.0.0'),
+    typescriptEslint: pick('typescript-eslint', '^8.0.0'),
+  };
+  return cached;
+}
+
+/** `^<version>` of the running op-gen, or `file:<abs dir>` for a working tree (`--op-gen-path`). */
+export function opGenDependency(opGenPath: string | undefined, cwd: string): string {
+  return opGenPath ? `file:${resolve(cwd, opGenPath)}` : `^${opGenVersion()}`;
+}

@@ -1,0 +1,335 @@
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { KubernetesObjectApi, type KubernetesObject } from '@kubernetes/client-node';
+import { parse, parseAllDocuments } from 'yaml';
+import { controlPlaneSkip, startControlPlane, type ControlPlane } from '../../../src/testing/index.ts';
+import { freePort } from '../../../src/testing/free-port.ts';
+
+/**
+ * The scaffold end to end, as a user runs it: `op-gen init` (with npm install from the local cache),
+ * `op-gen create api`, build, generate, the generated project's own tests (unit, and integration
+ * against a real control plane), then the generated manager as a process, with the generated RBAC,
+ * until the sample reports Ready. Each step fails loudly, naming the step and the output; a step whose
+ * prerequisite failed fails too ("not run: needs ...") instead of being skipped.
+ */
+
+const OP_GEN_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const OP_GEN_BIN = join(OP_GEN_ROOT, 'bin/op-gen.js');
+
+interface Ran {
+  readonly code: number;
+  readonly output: string;
+}
+
+function runCommand(
+  cmd: string,
+  args: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<Ran> {
+  return new Promise((resolveRun, reject) => {
+    const child = spawn(cmd, args, {
+      cwd,
+      env: {
+        ...process.env,
+        npm_config_prefer_offline: 'true',
+        npm_config_audit: 'false',
+        npm_config_fund: 'false',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolveRun({ code: code ?? 1, output }));
+  });
+}
+
+function tail(text: string, lines = 60): string {
+  return text.trimEnd().split('\n').slice(-lines).join('\n');
+}
+
+async function step(
+  cmd: string,
+  args: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<Ran> {
+  const ran = await runCommand(cmd, args, cwd, env);
+  assert.equal(
+    ran.code,
+    0,
+    `\`${cmd} ${args.join(' ')}\` exited ${ran.code} in ${cwd}:\n${tail(ran.output)}`,
+  );
+  return ran;
+}
+
+function httpStatus(url: string): Promise<number> {
+  return new Promise((resolveStatus, reject) => {
+    const req = request(url, { timeout: 1_000 }, (res) => {
+      res.resume();
+      resolveStatus(res.statusCode ?? 0);
+    });
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+async function eventually<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  timeoutMs: number,
+  context: () => string,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < deadline) {
+    try {
+      const value = await probe();
+      if (value !== undefined) return value;
+    } catch (err) {
+      last = (err as Error).message;
+    }
+    await sleep(200);
+  }
+  throw new Error(
+    `timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${last})` : ''}\n${context()}`,
+  );
+}
+
+function yamlDocs(file: string): KubernetesObject[] {
+  return parseAllDocuments(readFileSync(file, 'utf8'))
+    .map((d) => d.toJS() as KubernetesObject | null)
+    .filter((d): d is KubernetesObject => d !== null);
+}
+
+describe('op-gen init + create api, end to end', { timeout: 900_000, skip: controlPlaneSkip() }, () => {
+  const work = mkdtempSync(join(tmpdir(), 'op-gen-e2e-'));
+  const project = join(work, 'memcached-operator');
+  const passed = new Set<string>();
+
+  /** A step runs only if the steps it needs passed; otherwise it fails naming them. */
+  const stepIt = (name: string, needs: readonly string[], fn: () => Promise<void>): void => {
+    it(name, async () => {
+      const missing = needs.filter((n) => !passed.has(n));
+      if (missing.length > 0)
+        assert.fail(`not run: needs ${missing.map((m) => `"${m}"`).join(', ')}, which did not pass`);
+      await fn();
+      passed.add(name);
+    });
+  };
+  const INIT = 'op-gen init installs a new project (npm install from the local cache)';
+  const CREATE = 'op-gen create api adds Memcached and runs the generators op-gen has';
+  const CRD = 'op-gen generate crd writes the CRD';
+  const RBAC = 'op-gen generate rbac writes the manager ClusterRole';
+  const BUILD = 'npm run build, typecheck and lint pass on the generated code';
+
+  before(() => {
+    assert.ok(
+      existsSync(join(OP_GEN_ROOT, 'dist/cli/main.js')),
+      'op-gen is not built: run `npm run build` first (npm run test:integration does)',
+    );
+  });
+
+  after(() => {
+    if (process.env.OP_GEN_KEEP_E2E) console.log(`# kept ${project}`);
+    else rmSync(work, { recursive: true, force: true });
+  });
+
+  stepIt(INIT, [], async () => {
+    await step(
+      process.execPath,
+      [OP_GEN_BIN, 'init', project, '--domain', 'example.com', '--op-gen-path', OP_GEN_ROOT],
+      work,
+    );
+    assert.ok(
+      existsSync(join(project, 'node_modules/op-gen/package.json')),
+      'op-gen is linked into node_modules',
+    );
+  });
+
+  stepIt(CREATE, [INIT], async () => {
+    const ran = await step(
+      process.execPath,
+      [OP_GEN_BIN, 'create', 'api', '--group', 'cache', '--version', 'v1alpha1', '--kind', 'Memcached'],
+      project,
+    );
+    console.log(
+      `# create api: ${
+        ran.output
+          .split('\n')
+          .filter((l) => l.startsWith('Running op-gen generate'))
+          .join('; ') || 'no generators registered'
+      }`,
+    );
+  });
+
+  stepIt(CRD, [CREATE], async () => {
+    await step('npx', ['op-gen', 'generate', 'crd'], project);
+    const crd = join(project, 'config/crd/bases/cache.example.com_memcacheds.yaml');
+    assert.ok(existsSync(crd), `${crd} was not generated`);
+  });
+
+  stepIt(RBAC, [CREATE], async () => {
+    await step('npx', ['op-gen', 'generate', 'rbac'], project);
+    const role = readFileSync(join(project, 'config/rbac/role.yaml'), 'utf8');
+    assert.match(role, /memcacheds/, 'the ClusterRole grants access to memcacheds');
+    assert.match(role, /deployments/, 'the ClusterRole grants access to deployments');
+  });
+
+  stepIt('npm run generate (crd, rbac and client) passes', [CREATE], async () => {
+    await step('npm', ['run', 'generate'], project);
+  });
+
+  stepIt(BUILD, [CREATE], async () => {
+    await step('npm', ['run', 'build'], project);
+    await step('npm', ['run', 'typecheck'], project);
+    await step('npm', ['run', 'lint'], project);
+    assert.ok(existsSync(join(project, 'dist/main.js')));
+  });
+
+  stepIt("the generated project's unit tests pass", [CREATE], async () => {
+    const ran = await step('npm', ['test'], project);
+    assert.match(ran.output, /# fail 0|ℹ fail 0/);
+    assert.doesNotMatch(ran.output, /ℹ pass 0\b/);
+  });
+
+  stepIt("the generated project's integration tests pass against a real control plane", [CRD], async () => {
+    const ran = await step('npm', ['run', 'test:integration'], project, { CI: 'true' });
+    assert.match(ran.output, /ℹ fail 0/);
+    assert.match(ran.output, /ℹ skipped 0/);
+    assert.doesNotMatch(ran.output, /ℹ pass 0\b/);
+  });
+
+  describe('the generated manager, run as a process with the generated RBAC', () => {
+    let cp: ControlPlane | undefined;
+    let manager: ChildProcess | undefined;
+    let managerLog = '';
+
+    after(async () => {
+      if (manager && manager.exitCode === null) manager.kill('SIGKILL');
+      await cp?.stop();
+    });
+
+    stepIt(
+      'reconciles the sample until it reports Ready, then stops on SIGTERM',
+      [CRD, RBAC, BUILD],
+      async () => {
+        cp = await startControlPlane();
+        const objects = KubernetesObjectApi.makeApiClient(cp.kubeConfig);
+        const namespace = 'memcached-operator-system';
+        await objects.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
+
+        for (const crd of yamlDocs(join(project, 'config/crd/bases/cache.example.com_memcacheds.yaml'))) {
+          await objects.create(crd);
+        }
+        // The generated ClusterRole, bound to the manager's ServiceAccount; the leader election Role in its namespace.
+        const roles = yamlDocs(join(project, 'config/rbac/role.yaml')).filter(
+          (r) => r.kind === 'ClusterRole',
+        );
+        assert.ok(roles.length > 0, 'config/rbac/role.yaml holds no ClusterRole');
+        const saKubeConfig = await cp.kubeConfigForServiceAccount(namespace, 'controller-manager');
+        for (const role of roles) {
+          await objects.create(role);
+          await objects.create({
+            apiVersion: 'rbac.authorization.k8s.io/v1',
+            kind: 'ClusterRoleBinding',
+            metadata: { name: `${role.metadata?.name}-binding` },
+            roleRef: {
+              apiGroup: 'rbac.authorization.k8s.io',
+              kind: 'ClusterRole',
+              name: role.metadata?.name,
+            },
+            subjects: [{ kind: 'ServiceAccount', name: 'controller-manager', namespace }],
+          } as KubernetesObject);
+        }
+        const election = yamlDocs(join(project, 'config/rbac/leader_election_role.yaml'))[0];
+        assert.ok(election, 'config/rbac/leader_election_role.yaml is empty');
+        await objects.create({ ...election, metadata: { ...election.metadata, namespace } });
+        await objects.create({
+          apiVersion: 'rbac.authorization.k8s.io/v1',
+          kind: 'RoleBinding',
+          metadata: { name: 'leader-election-rolebinding', namespace },
+          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: election.metadata?.name },
+          subjects: [{ kind: 'ServiceAccount', name: 'controller-manager', namespace }],
+        } as KubernetesObject);
+
+        const kubeconfig = join(work, 'manager.kubeconfig');
+        writeFileSync(kubeconfig, saKubeConfig.exportConfig(), { mode: 0o600 });
+        const [metricsPort, probePort] = [await freePort(), await freePort()];
+        manager = spawn(
+          process.execPath,
+          [
+            'dist/main.js',
+            '--leader-elect',
+            `--metrics-bind-address=127.0.0.1:${metricsPort}`,
+            `--health-probe-bind-address=127.0.0.1:${probePort}`,
+          ],
+          {
+            cwd: project,
+            env: { ...process.env, KUBECONFIG: kubeconfig, POD_NAMESPACE: namespace },
+            stdio: ['ignore', 'pipe', 'pipe'],
+          },
+        );
+        manager.stdout?.on('data', (d: Buffer) => (managerLog += d.toString()));
+        manager.stderr?.on('data', (d: Buffer) => (managerLog += d.toString()));
+        const context = (): string =>
+          `manager exit: ${manager?.exitCode ?? 'running'}; manager log:\n${tail(managerLog)}`;
+
+        await eventually(
+          '/readyz of the manager',
+          async () => ((await httpStatus(`http://127.0.0.1:${probePort}/readyz`)) === 200 ? true : undefined),
+          30_000,
+          context,
+        );
+
+        const sample = parse(
+          readFileSync(join(project, 'config/samples/cache_v1alpha1_memcached.yaml'), 'utf8'),
+        ) as KubernetesObject;
+        await objects.create({ ...sample, metadata: { ...sample.metadata, namespace: 'default' } });
+        const ready = await eventually(
+          'the sample Memcached to report Ready',
+          async () => {
+            const got = (await objects.read({
+              apiVersion: 'cache.example.com/v1alpha1',
+              kind: 'Memcached',
+              metadata: { name: sample.metadata?.name ?? '', namespace: 'default' },
+            })) as KubernetesObject & {
+              status?: { conditions?: { type: string; status: string; observedGeneration?: number }[] };
+            };
+            const condition = got.status?.conditions?.find((c) => c.type === 'Ready');
+            return condition?.status === 'True' ? { got, condition } : undefined;
+          },
+          60_000,
+          context,
+        );
+        assert.equal(ready.condition.observedGeneration, ready.got.metadata?.generation);
+        const deployment = await objects.read({
+          apiVersion: 'apps/v1',
+          kind: 'Deployment',
+          metadata: { name: sample.metadata?.name ?? '', namespace: 'default' },
+        });
+        assert.equal(deployment.metadata?.ownerReferences?.[0]?.uid, ready.got.metadata?.uid);
+        assert.equal(await httpStatus(`http://127.0.0.1:${metricsPort}/metrics`), 200, 'metrics are served');
+
+        const exited = new Promise<number | null>((resolveExit) =>
+          manager?.once('exit', (code) => resolveExit(code)),
+        );
+        manager.kill('SIGTERM');
+        const code = await Promise.race([exited, sleep(15_000).then(() => 'timeout' as const)]);
+        assert.notEqual(code, 'timeout', `the manager did not stop within 15 s of SIGTERM\n${context()}`);
+        assert.equal(code, 0, `the manager exited ${code} on SIGTERM\n${context()}`);
+      },
+    );
+  });
+});
