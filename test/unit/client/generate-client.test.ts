@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -47,7 +47,7 @@ describe('generate client', () => {
     for (const file of ['demo.example.com/v1/widget.ts', 'index.ts']) {
       const actual = readFileSync(join(project, 'src', 'client', file), 'utf8');
       if (process.env.UPDATE_GOLDEN) {
-        const { mkdirSync, writeFileSync } = await import('node:fs');
+        const { writeFileSync } = await import('node:fs');
         mkdirSync(join(GOLDEN, file, '..'), { recursive: true });
         writeFileSync(join(GOLDEN, file), actual);
       }
@@ -56,8 +56,10 @@ describe('generate client', () => {
   });
 
   it('fails clearly when the API folder is not an API folder', async () => {
+    const empty = join(out, 'empty');
+    mkdirSync(empty);
     await assert.rejects(
-      generateClients({ cwd: out, apiDir: '.', outDir: 'x' }),
+      generateClients({ cwd: empty, apiDir: '.', outDir: 'x' }),
       /no groupversion\.ts found/,
     );
   });
