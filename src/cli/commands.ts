@@ -1,5 +1,6 @@
 import type { CommandModule } from './command-module.ts';
 import { createApiCommand } from './create-api.ts';
+import { generateClientCommand } from './generate-client.ts';
 import { generateCrdCommand } from './generate-crd.ts';
 import { generateRbacCommand } from './generate-rbac.ts';
 import { initCommand } from './init.ts';
@@ -8,4 +9,4 @@ import { initCommand } from './init.ts';
 export const topLevelCommands: readonly CommandModule[] = [initCommand, createApiCommand];
 
 /** Subcommands of `op-gen generate`. */
-export const generateCommands: readonly CommandModule[] = [generateCrdCommand, generateRbacCommand];
+export const generateCommands: readonly CommandModule[] = [generateCrdCommand, generateRbacCommand, generateClientCommand];
