@@ -9,4 +9,8 @@ import { initCommand } from './init.ts';
 export const topLevelCommands: readonly CommandModule[] = [initCommand, createApiCommand];
 
 /** Subcommands of `op-gen generate`. */
-export const generateCommands: readonly CommandModule[] = [generateCrdCommand, generateRbacCommand, generateClientCommand];
+export const generateCommands: readonly CommandModule[] = [
+  generateCrdCommand,
+  generateRbacCommand,
+  generateClientCommand,
+];
