@@ -3,6 +3,7 @@ import { createApiCommand } from './create-api.ts';
 import { generateClientCommand } from './generate-client.ts';
 import { generateCrdCommand } from './generate-crd.ts';
 import { generateRbacCommand } from './generate-rbac.ts';
+import { generateTypesCommand } from './generate-types.ts';
 import { initCommand } from './init.ts';
 
 /** Top-level commands (`op-gen <name>`). */
@@ -13,4 +14,5 @@ export const generateCommands: readonly CommandModule[] = [
   generateCrdCommand,
   generateRbacCommand,
   generateClientCommand,
+  generateTypesCommand,
 ];
