@@ -40,8 +40,10 @@ export function toJsonSchema(schema: JSONSchemaProps): JSONSchema4 {
       }
       out.type = 'object';
       const properties: Record<string, JSONSchema4> = {};
-      for (const [name, prop] of Object.entries(schema.properties ?? {}))
-        properties[name] = toJsonSchema(prop);
+      // Sorted: the same CRD read from a file or from the cluster (where Go sorted the keys) gives the same types.
+      for (const name of Object.keys(schema.properties ?? {}).sort()) {
+        properties[name] = toJsonSchema(schema.properties![name]!);
+      }
       if (schema['x-kubernetes-embedded-resource']) {
         properties.apiVersion ??= { type: 'string' };
         properties.kind ??= { type: 'string' };

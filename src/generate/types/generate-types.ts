@@ -33,11 +33,12 @@ async function renderVersion(source: CrdSource, versionName: string): Promise<st
   const schema = toJsonSchema(root);
   // The root's apiVersion, kind and metadata are what every object of the kind has.
   schema.type = 'object';
+  const { apiVersion: _a, kind: _k, metadata: _m, ...rest } = schema.properties ?? {};
   schema.properties = {
-    ...schema.properties,
     apiVersion: { type: 'string', enum: [apiVersion] },
     kind: { type: 'string', enum: [kind] },
     metadata: { tsType: 'ObjectMeta' },
+    ...rest,
   };
   const required = Array.isArray(schema.required) ? schema.required : [];
   schema.required = [...new Set([...required, 'apiVersion', 'kind', 'metadata'])];

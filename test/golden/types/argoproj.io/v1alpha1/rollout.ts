@@ -14,12 +14,6 @@ export interface Rollout {
         [k: string]: string | undefined;
       };
     };
-    template?: {[key: string]: unknown};
-    workloadRef?: {
-      apiVersion?: string;
-      kind?: string;
-      name?: string;
-    };
     strategy?: {
       blueGreen?: {
         activeService: string;
@@ -39,6 +33,12 @@ export interface Rollout {
           setWeight?: number;
         }[];
       };
+    };
+    template?: {[key: string]: unknown};
+    workloadRef?: {
+      apiVersion?: string;
+      kind?: string;
+      name?: string;
     };
   };
   status?: {

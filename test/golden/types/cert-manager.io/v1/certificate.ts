@@ -26,10 +26,6 @@ export interface Certificate {
      */
     duration?: string;
     /**
-     * How long before the currently issued certificate's expiry cert-manager should renew the certificate.
-     */
-    renewBefore?: string;
-    /**
      * Requested basic constraints isCA value.
      */
     isCA?: boolean;
@@ -65,6 +61,10 @@ export interface Certificate {
        */
       size?: number;
     };
+    /**
+     * How long before the currently issued certificate's expiry cert-manager should renew the certificate.
+     */
+    renewBefore?: string;
     /**
      * Name of the Secret resource that will be automatically created and managed by this Certificate resource.
      */

@@ -42,6 +42,7 @@ export interface ServiceMonitor {
       any?: boolean;
       matchNames?: string[];
     };
+    sampleLimit?: number;
     selector: {
       matchExpressions?: {
         key: string;
@@ -52,7 +53,6 @@ export interface ServiceMonitor {
         [k: string]: string | undefined;
       };
     };
-    sampleLimit?: number;
   };
 }
 
