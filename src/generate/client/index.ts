@@ -1,1 +1,0 @@
-export { generateClients, type GenerateClientOptions, type GenerateClientResult } from './generate-client.ts';
