@@ -35,10 +35,12 @@ function runCommand(
   env: NodeJS.ProcessEnv = {},
 ): Promise<Ran> {
   return new Promise((resolveRun, reject) => {
+    // The generated project's `node --test` must not see this runner's context (it would skip its files).
+    const { NODE_TEST_CONTEXT: _ignored, ...parentEnv } = process.env;
     const child = spawn(cmd, args, {
       cwd,
       env: {
-        ...process.env,
+        ...parentEnv,
         npm_config_prefer_offline: 'true',
         npm_config_audit: 'false',
         npm_config_fund: 'false',
