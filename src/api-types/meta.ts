@@ -47,7 +47,6 @@ export interface ObjectMeta {
 
 /**
  * Condition contains details for one aspect of the current state of this API Resource.
- * (metav1.Condition, with the same validation as controller-gen emits for it.)
  */
 export interface Condition {
   /**
@@ -60,15 +59,22 @@ export interface Condition {
   status: 'True' | 'False' | 'Unknown';
   /**
    * observedGeneration represents the .metadata.generation that the condition was set based upon.
+   * For instance, if .metadata.generation is currently 12, but the .status.conditions[x].observedGeneration is 9, the condition is out of date
+   * with respect to the current state of the instance.
    * @minimum 0
    */
   observedGeneration?: int64;
   /**
    * lastTransitionTime is the last time the condition transitioned from one status to another.
+   * This should be when the underlying condition changed.  If that is not known, then using the time when the API field changed is acceptable.
    */
   lastTransitionTime: Time;
   /**
    * reason contains a programmatic identifier indicating the reason for the condition's last transition.
+   * Producers of specific condition types may define expected values and meanings for this field,
+   * and whether the values are considered a guaranteed API.
+   * The value should be a CamelCase string.
+   * This field may not be empty.
    * @maxLength 1024
    * @minLength 1
    * @pattern ^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$
@@ -76,6 +82,7 @@ export interface Condition {
   reason: string;
   /**
    * message is a human readable message indicating details about the transition.
+   * This may be an empty string.
    * @maxLength 32768
    */
   message: string;

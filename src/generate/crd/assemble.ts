@@ -168,18 +168,17 @@ function crdVersion(k: KindVersion, storage: boolean, maxDescLen: number | undef
       `${status.location.file}:${status.location.line}: @subresource status: ${k.kind} has no status field. Add \`status?: ${k.kind}Status\`.`,
     );
   }
-  if (status || scale) {
-    out.subresources = {};
-    if (status) out.subresources.status = {};
-    if (scale) {
-      out.subresources.scale = {
-        specReplicasPath: String(scale.args.specpath),
-        statusReplicasPath: String(scale.args.statuspath),
-        ...(scale.args.selectorpath === undefined
-          ? {}
-          : { labelSelectorPath: String(scale.args.selectorpath) }),
-      };
-    }
+  // Always present, as controller-gen writes it (`subresources: {}` when there are none).
+  out.subresources = {};
+  if (status) out.subresources.status = {};
+  if (scale) {
+    out.subresources.scale = {
+      specReplicasPath: String(scale.args.specpath),
+      statusReplicasPath: String(scale.args.statuspath),
+      ...(scale.args.selectorpath === undefined
+        ? {}
+        : { labelSelectorPath: String(scale.args.selectorpath) }),
+    };
   }
   const columns = all('printcolumn');
   if (columns.length > 0) {

@@ -245,7 +245,7 @@ function kindVersion(
   }
   let schema: JSONSchemaProps = { type: 'object', properties };
   if (seed.description) schema.description = seed.description;
-  if (required.length > 0) schema.required = required;
+  if (required.length > 0) schema.required = required.sort();
   schema = builder.applyMarkers(schema, markers, where);
   builder.origins.set(schema, where);
   const fields = builder.fieldDocs

@@ -411,7 +411,7 @@ export class SchemaBuilder {
       if (i === 0) for (const r of req) requiredEverywhere.add(r);
       else for (const r of [...requiredEverywhere]) if (!req.has(r)) requiredEverywhere.delete(r);
     });
-    if (requiredEverywhere.size > 0) merged.required = [...requiredEverywhere];
+    if (requiredEverywhere.size > 0) merged.required = [...requiredEverywhere].sort();
     return merged;
   }
 
@@ -600,7 +600,8 @@ export class SchemaBuilder {
         if (result.required) required.push(prop.name);
       }
       schema.properties = properties;
-      if (required.length > 0) schema.required = required;
+      // Sorted, as controller-gen writes them.
+      if (required.length > 0) schema.required = required.sort();
     }
     return this.applyMarkers(schema, typeMarkers, where);
   }

@@ -1,6 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import { OpGenError } from '../../errors.ts';
 import { changedFiles, writeFilesAtomically, type OutputFile } from '../../shared/atomic-write.ts';
 import { readProjectFile } from '../../shared/project-file.ts';
 import { findBuilderUses, rulesForUses } from './infer-rules.ts';
@@ -96,19 +95,11 @@ export interface GenerateRbacResult extends RbacPlan {
   readonly changed: readonly string[];
 }
 
-/** Generates config/rbac; with `check`, writes nothing and fails when a file is out of date. */
+/** Generates config/rbac atomically; with `check`, writes nothing and only reports what would change. */
 export function generateRbac(
   options: GenerateRbacOptions & { readonly check?: boolean },
 ): GenerateRbacResult {
   const plan = planRbac(options);
-  if (options.check) {
-    const changed = changedFiles(plan.files);
-    if (changed.length > 0) {
-      throw new OpGenError(
-        `RBAC manifests are out of date: ${changed.join(', ')}. Run \`op-gen generate rbac\` and commit the result.`,
-      );
-    }
-    return { ...plan, changed };
-  }
-  return { ...plan, changed: writeFilesAtomically(plan.files) };
+  const changed = options.check ? changedFiles(plan.files) : writeFilesAtomically(plan.files);
+  return { ...plan, changed };
 }

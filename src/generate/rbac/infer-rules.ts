@@ -1,7 +1,7 @@
 import { ts } from 'ts-morph';
 import { OpGenError } from '../../errors.ts';
 import type { RbacRule, RuleOrigin } from './rule.ts';
-import { NotStaticError, StaticEvaluator, type StaticValue } from './static-value.ts';
+import { NotStaticError, type StaticEvaluator, type StaticValue } from './static-value.ts';
 
 type BuilderMethod = 'for' | 'owns' | 'watches';
 const BUILDER_METHODS: readonly string[] = ['for', 'owns', 'watches'];
@@ -81,12 +81,7 @@ function readUse(
 ): BuilderUse {
   const arg = call.arguments[0];
   const argText = arg ? arg.getText(sourceFile) : '';
-  const where = origin(
-    sourceFile,
-    file,
-    (call.expression as ts.PropertyAccessExpression).name,
-    `.${method}(${argText})`,
-  );
+  const where = origin(sourceFile, file, methodName(call), `.${method}(${argText})`);
   const help =
     'Pass a kind declared as `defineKind<T>({ group, version, kind, plural, namespaced })` with literal values ' +
     '(or `builtinKinds.X` from op-gen/runtime), or declare the permissions with @rbac markers and run with --no-infer.';
@@ -114,6 +109,10 @@ function readUse(
     );
   }
   return { method, group, plural, kind, origin: where };
+}
+
+function methodName(call: ts.CallExpression): ts.Node {
+  return ts.isPropertyAccessExpression(call.expression) ? call.expression.name : call.expression;
 }
 
 const READ: readonly string[] = ['get', 'list', 'watch'];

@@ -24,7 +24,7 @@ export function listSourceFiles(root: string, dirs: readonly string[]): string[]
   };
   for (const dir of dirs) {
     const abs = resolve(root, dir);
-    let isDir = false;
+    let isDir: boolean;
     try {
       isDir = statSync(abs).isDirectory();
     } catch {

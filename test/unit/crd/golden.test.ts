@@ -119,7 +119,7 @@ describe('generate crd on the rich fixture API (goldens)', () => {
       type: 'integer',
     });
     assert.equal(spec.properties.note.nullable, true);
-    assert.deepEqual(spec.required, ['replicas', 'mode', 'containers', 'region']);
+    assert.deepEqual(spec.required, ['containers', 'mode', 'region', 'replicas']);
     assert.deepEqual(Object.keys(spec.properties.containers.items.properties), [
       'args',
       'cpu',
