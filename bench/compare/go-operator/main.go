@@ -132,7 +132,7 @@ func main() {
 	qps := flag.Float64("qps", -1, "client QPS (-1: no client-side rate limit)")
 	burst := flag.Int("burst", 1000, "client burst")
 	flag.Parse()
-	ctrl.SetLogger(zap.New(zap.UseDevMode(false), zap.Level(zap.NewAtomicLevelAt(1).Level())))
+	ctrl.SetLogger(zap.New(zap.UseDevMode(false)))
 
 	scheme := runtime.NewScheme()
 	_ = clientgoscheme.AddToScheme(scheme)

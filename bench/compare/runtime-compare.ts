@@ -1,0 +1,171 @@
+/**
+ * Runtime side by side: the controller-runtime v0.22 operator (go-operator/) and the op-gen operator
+ * (ts-operator.ts) do the same work for BenchApp. For each worker count and run, against a fresh control
+ * plane: create N BenchApps at once (same client, same concurrency), time until all report Ready, sample
+ * the operator's peak RSS. Run alone: `node bench/compare/runtime-compare.ts [--objects 2000] [--runs 3]`.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ApiextensionsV1Api, CoreV1Api, type V1CustomResourceDefinition } from '@kubernetes/client-node';
+import { parse } from 'yaml';
+import { startControlPlane } from '../../src/testing/index.ts';
+import { peakRssMb, summarize, type Summary } from './peak-rss.ts';
+import { createBenchApps, watchAllReady } from './runtime-load.ts';
+import { goOperator, ROOT } from './tools.ts';
+
+export type Side = 'op-gen' | 'controller-runtime';
+
+export interface RuntimeRun {
+  readonly side: Side;
+  readonly workers: number;
+  readonly allReadyMs: number;
+  readonly objectsPerSecond: number;
+  readonly peakRssMb: number;
+}
+
+export interface RuntimeComparison {
+  readonly objects: number;
+  readonly runs: readonly RuntimeRun[];
+  readonly summary: readonly {
+    readonly workers: number;
+    readonly opGen: { readonly allReadyMs: Summary; readonly peakRssMb: Summary };
+    readonly controllerRuntime?: { readonly allReadyMs: Summary; readonly peakRssMb: Summary };
+    readonly timeRatio?: number;
+    readonly rssRatio?: number;
+  }[];
+  readonly note?: string;
+}
+
+const CREATE_CONCURRENCY = 32;
+
+function operatorCommand(side: Side, workers: number): { cmd: string; args: string[] } {
+  if (side === 'controller-runtime') {
+    const bin = goOperator();
+    if (!bin) throw new Error('no Go toolchain');
+    return { cmd: bin, args: [`--workers=${workers}`] };
+  }
+  return { cmd: process.execPath, args: [join(ROOT, 'bench/compare/ts-operator.ts'), `--workers=${workers}`] };
+}
+
+async function waitForCrd(kc: import('@kubernetes/client-node').KubeConfig): Promise<void> {
+  const ext = kc.makeApiClient(ApiextensionsV1Api);
+  const crd = parse(readFileSync(join(ROOT, 'bench/compare/benchapp-crd.yaml'), 'utf8')) as V1CustomResourceDefinition;
+  await ext.createCustomResourceDefinition({ body: crd });
+  for (let i = 0; i < 200; i++) {
+    const got = await ext.readCustomResourceDefinition({ name: crd.metadata!.name! });
+    if (got.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True')) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('the BenchApp CRD was never Established');
+}
+
+export async function runOnce(side: Side, workers: number, objects: number): Promise<RuntimeRun> {
+  const cp = await startControlPlane();
+  let operator: ChildProcess | undefined;
+  try {
+    await waitForCrd(cp.kubeConfig);
+    const namespace = 'bench';
+    await cp.kubeConfig.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: namespace } } });
+    const { cmd, args } = operatorCommand(side, workers);
+    operator = spawn(cmd, args, {
+      env: { ...process.env, KUBECONFIG: cp.kubeconfigPath },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    operator.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
+    const pid = operator.pid!;
+    let peak = 0;
+    const sampler = setInterval(() => (peak = Math.max(peak, peakRssMb(pid) ?? 0)), 100);
+    // Let the operator sync its (empty) caches before the load starts, as a deployed operator would be.
+    await new Promise((r) => setTimeout(r, 1500));
+    if (operator.exitCode !== null) throw new Error(`${side} operator exited early:\n${stderr}`);
+    const watcher = await watchAllReady(cp.kubeConfig, namespace, objects, 600_000);
+    const started = performance.now();
+    await createBenchApps(cp.kubeConfig, namespace, objects, CREATE_CONCURRENCY);
+    const doneAt = await watcher.done.finally(() => watcher.abort());
+    clearInterval(sampler);
+    peak = Math.max(peak, peakRssMb(pid) ?? 0);
+    const allReadyMs = doneAt - started;
+    return { side, workers, allReadyMs, objectsPerSecond: objects / (allReadyMs / 1000), peakRssMb: peak };
+  } finally {
+    operator?.kill('SIGTERM');
+    if (operator && operator.exitCode === null) await new Promise((r) => operator!.once('exit', r));
+    await cp.stop();
+  }
+}
+
+export async function compareRuntimes(options: {
+  objects: number;
+  runs: number;
+  workers: readonly number[];
+}): Promise<RuntimeComparison> {
+  const haveGo = goOperator() !== undefined;
+  const runs: RuntimeRun[] = [];
+  for (const workers of options.workers) {
+    for (let i = 0; i < options.runs; i++) {
+      // Alternate sides so drift on this noisy machine hits both alike.
+      runs.push(await runOnce('op-gen', workers, options.objects));
+      if (haveGo) runs.push(await runOnce('controller-runtime', workers, options.objects));
+    }
+  }
+  const summary = options.workers.map((workers) => {
+    const pick = (side: Side) => runs.filter((r) => r.side === side && r.workers === workers);
+    const stats = (rs: RuntimeRun[]) => ({
+      allReadyMs: summarize(rs.map((r) => r.allReadyMs)),
+      peakRssMb: summarize(rs.map((r) => r.peakRssMb)),
+    });
+    const opGen = stats(pick('op-gen'));
+    if (!haveGo) return { workers, opGen };
+    const controllerRuntime = stats(pick('controller-runtime'));
+    return {
+      workers,
+      opGen,
+      controllerRuntime,
+      timeRatio: opGen.allReadyMs.median / controllerRuntime.allReadyMs.median,
+      rssRatio: opGen.peakRssMb.median / controllerRuntime.peakRssMb.median,
+    };
+  });
+  return {
+    objects: options.objects,
+    runs,
+    summary,
+    ...(haveGo ? {} : { note: 'Go toolchain missing: controller-runtime was not run; no ratio is reported.' }),
+  };
+}
+
+export function printRuntimeComparison(r: RuntimeComparison): void {
+  console.log(`\nRuntime: ${r.objects} BenchApps created at once, time until all Ready; fresh control plane per run`);
+  console.log('workers  side                 all-Ready ms (min/median/max)   objects/s (median)   peak RSS MB (median)');
+  for (const s of r.summary) {
+    const row = (name: string, st: { allReadyMs: Summary; peakRssMb: Summary }) =>
+      console.log(
+        `${String(s.workers).padEnd(9)}${name.padEnd(21)}${`${st.allReadyMs.min.toFixed(0)} / ${st.allReadyMs.median.toFixed(0)} / ${st.allReadyMs.max.toFixed(0)}`.padEnd(32)}${(r.objects / (st.allReadyMs.median / 1000)).toFixed(0).padEnd(21)}${st.peakRssMb.median.toFixed(0)}`,
+      );
+    row('op-gen', s.opGen);
+    if (s.controllerRuntime) {
+      row('controller-runtime', s.controllerRuntime);
+      console.log(
+        `         ratio of medians     time ${s.timeRatio!.toFixed(2)} (target ≤ 1.20)   RSS ${s.rssRatio!.toFixed(2)} (target ≤ 2.00)`,
+      );
+    }
+  }
+  if (r.note) console.log(r.note);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { values } = parseArgs({
+    options: {
+      objects: { type: 'string', default: '2000' },
+      runs: { type: 'string', default: '3' },
+      workers: { type: 'string', default: '1,4' },
+    },
+  });
+  const result = await compareRuntimes({
+    objects: Number(values.objects),
+    runs: Number(values.runs),
+    workers: values.workers.split(',').map(Number),
+  });
+  printRuntimeComparison(result);
+}

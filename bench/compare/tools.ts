@@ -1,0 +1,67 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+export const ROOT = new URL('../..', import.meta.url).pathname;
+export const CONTROLLER_GEN_VERSION = 'v0.23.0';
+const cacheBin = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'op-gen', 'bin');
+
+export function hasGo(): boolean {
+  const r = spawnSync('go', ['version'], { encoding: 'utf8' });
+  return !r.error && r.status === 0;
+}
+
+/** controller-gen v0.23.0, built from Go modules into the cache on first use. Undefined without Go. */
+export function controllerGen(): string | undefined {
+  const bin = process.env.OP_GEN_CONTROLLER_GEN ?? join(cacheBin, 'controller-gen');
+  if (existsSync(bin)) return bin;
+  if (!hasGo()) return undefined;
+  console.log(`building controller-gen ${CONTROLLER_GEN_VERSION} into ${cacheBin} (about a minute) ...`);
+  const r = spawnSync(
+    'go',
+    ['install', `sigs.k8s.io/controller-tools/cmd/controller-gen@${CONTROLLER_GEN_VERSION}`],
+    { stdio: 'inherit', env: { ...process.env, GOBIN: cacheBin } },
+  );
+  if (r.status !== 0) throw new Error('building controller-gen failed (see the Go output above)');
+  return bin;
+}
+
+/** The controller-runtime bench operator (bench/compare/go-operator), built on first use. */
+export function goOperator(): string | undefined {
+  const bin = join(cacheBin, 'op-gen-bench-go-operator');
+  if (existsSync(bin)) return bin;
+  if (!hasGo()) return undefined;
+  console.log('building the controller-runtime bench operator ...');
+  const r = spawnSync('go', ['build', '-o', bin, '.'], {
+    cwd: join(ROOT, 'bench/compare/go-operator'),
+    stdio: 'inherit',
+  });
+  if (r.status !== 0) throw new Error('building the controller-runtime bench operator failed');
+  return bin;
+}
+
+export interface Measured {
+  readonly wallMs: number;
+  readonly peakRssMb: number;
+}
+
+/** Runs a command to completion; wall time from spawn to exit, peak RSS from GNU time (%M). */
+export function measure(cmd: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<Measured> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn('/usr/bin/time', ['-f', '%M', cmd, ...args], { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      const wallMs = performance.now() - started;
+      if (code !== 0) {
+        reject(new Error(`${cmd} ${args.join(' ')} exited ${code}:\n${stderr}`));
+        return;
+      }
+      const kb = Number(stderr.trim().split('\n').at(-1));
+      resolve({ wallMs, peakRssMb: kb / 1024 });
+    });
+  });
+}

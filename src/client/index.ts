@@ -1,0 +1,30 @@
+export { defineKind, apiVersionOf, collectionPath, objectPath, kindKey, type Kind, type KindSpec } from './kind.ts';
+export {
+  ApiError,
+  isApiError,
+  isNotFound,
+  isConflict,
+  isAlreadyExists,
+  isForbidden,
+  isInvalid,
+  isGone,
+  type StatusCause,
+  type StatusReason,
+} from './api-error.ts';
+export { Transport, type TransportOptions, type TransportRequest, type ResponseObserver, type Query } from './transport.ts';
+export {
+  ResourceClient,
+  type ObjectLike,
+  type ObjectKey,
+  type ObjectList,
+  type ListOptions,
+  type WriteOptions,
+  type PatchOptions,
+  type PatchType,
+  type ApplyOptions,
+  type DeleteOptions,
+  type JsonPatchOperation,
+  type WatchEvent,
+  type WatchOptions,
+  type Scale,
+} from './resource-client.ts';

@@ -1,0 +1,292 @@
+import type { KubernetesObject } from '../api-types/meta.ts';
+import { apiVersionOf, collectionPath, objectPath, type Kind } from './kind.ts';
+import type { Query, Transport } from './transport.ts';
+
+/** The object types a resource client handles: anything with (optional) apiVersion/kind/metadata. */
+export interface ObjectLike {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: KubernetesObject['metadata'] | { name?: string; namespace?: string; resourceVersion?: string; uid?: string };
+}
+
+export interface ObjectKey {
+  readonly namespace?: string;
+  readonly name: string;
+}
+
+export interface ListOptions {
+  /** Namespace to list in; omit for all namespaces (or a cluster-scoped kind). */
+  readonly namespace?: string;
+  readonly labelSelector?: string;
+  readonly fieldSelector?: string;
+  /** Page size; with `continue` for the next page. */
+  readonly limit?: number;
+  readonly continue?: string;
+  readonly resourceVersion?: string;
+  readonly signal?: AbortSignal;
+}
+
+export interface ObjectList<T> {
+  readonly apiVersion?: string;
+  readonly kind?: string;
+  readonly metadata: { readonly resourceVersion?: string; readonly continue?: string; readonly remainingItemCount?: number };
+  readonly items: T[];
+}
+
+export interface WriteOptions {
+  readonly fieldManager?: string;
+  /** `All` makes it a server-side dry run. */
+  readonly dryRun?: 'All';
+  readonly signal?: AbortSignal;
+}
+
+export type PatchType = 'merge' | 'json' | 'strategic' | 'apply';
+
+export interface PatchOptions extends WriteOptions {
+  /** Server-side apply only: take ownership of conflicting fields. */
+  readonly force?: boolean;
+}
+
+export interface ApplyOptions extends WriteOptions {
+  readonly fieldManager: string;
+  readonly force?: boolean;
+}
+
+export interface DeleteOptions {
+  readonly propagationPolicy?: 'Foreground' | 'Background' | 'Orphan';
+  readonly gracePeriodSeconds?: number;
+  /** Delete only if the object still has this UID / resourceVersion. */
+  readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string };
+  readonly dryRun?: 'All';
+  readonly signal?: AbortSignal;
+}
+
+export type JsonPatchOperation =
+  | { readonly op: 'add' | 'replace' | 'test'; readonly path: string; readonly value: unknown }
+  | { readonly op: 'remove'; readonly path: string }
+  | { readonly op: 'move' | 'copy'; readonly from: string; readonly path: string };
+
+export interface WatchEvent<T> {
+  readonly type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+  readonly object: T;
+}
+
+export interface WatchOptions {
+  readonly namespace?: string;
+  readonly labelSelector?: string;
+  readonly fieldSelector?: string;
+  readonly resourceVersion?: string;
+  readonly allowWatchBookmarks?: boolean;
+  /** Server-side timeout of the watch. */
+  readonly timeoutSeconds?: number;
+  readonly signal?: AbortSignal;
+}
+
+export interface Scale {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: { name?: string; namespace?: string; resourceVersion?: string };
+  spec?: { replicas?: number };
+  status?: { replicas: number; selector?: string };
+}
+
+const CONTENT_TYPES: Readonly<Record<PatchType, string>> = {
+  merge: 'application/merge-patch+json',
+  json: 'application/json-patch+json',
+  strategic: 'application/strategic-merge-patch+json',
+  apply: 'application/apply-patch+yaml',
+};
+
+function writeQuery(options: WriteOptions | undefined, extra: Query = {}): Query {
+  return { fieldManager: options?.fieldManager, dryRun: options?.dryRun, ...extra };
+}
+
+function keyOf(obj: ObjectLike): ObjectKey {
+  const name = obj.metadata?.name;
+  if (!name) throw new Error('the object has no metadata.name');
+  const namespace = obj.metadata?.namespace;
+  return namespace ? { namespace, name } : { name };
+}
+
+/**
+ * The generic typed REST client for one kind: the core under the runtime's reconcile client and the
+ * generated typed clients. Every call goes to the API server (no cache); errors are ApiErrors.
+ */
+export class ResourceClient<T extends ObjectLike> {
+  readonly kind: Kind<T>;
+  private readonly transport: Transport;
+
+  constructor(transport: Transport, kind: Kind<T>) {
+    this.transport = transport;
+    this.kind = kind;
+  }
+
+  /** Sets apiVersion and kind when missing: what the API server requires on writes. */
+  withTypeMeta(obj: T): T {
+    if (obj.apiVersion && obj.kind) return obj;
+    return { ...obj, apiVersion: obj.apiVersion ?? apiVersionOf(this.kind), kind: obj.kind ?? this.kind.kind };
+  }
+
+  get(key: ObjectKey, options: { signal?: AbortSignal } = {}): Promise<T> {
+    return this.transport.request<T>({
+      method: 'GET',
+      path: objectPath(this.kind, key.namespace, key.name),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  }
+
+  list(options: ListOptions = {}): Promise<ObjectList<T>> {
+    return this.transport.request<ObjectList<T>>({
+      method: 'GET',
+      path: collectionPath(this.kind, options.namespace),
+      query: {
+        labelSelector: options.labelSelector,
+        fieldSelector: options.fieldSelector,
+        limit: options.limit,
+        continue: options.continue,
+        resourceVersion: options.resourceVersion,
+      },
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  }
+
+  /** Every page of a list, following `continue`. */
+  async listAll(options: Omit<ListOptions, 'continue'> = {}): Promise<ObjectList<T>> {
+    const items: T[] = [];
+    let page = await this.list({ limit: 500, ...options });
+    items.push(...page.items);
+    while (page.metadata.continue) {
+      page = await this.list({ limit: 500, ...options, continue: page.metadata.continue });
+      items.push(...page.items);
+    }
+    return { ...page, items };
+  }
+
+  /**
+   * Streams watch events until the server ends the watch or the signal aborts. Resolves when the
+   * stream ends; the caller resumes from the last resourceVersion it saw.
+   */
+  watch(options: WatchOptions, onEvent: (event: WatchEvent<T>) => void): Promise<void> {
+    return this.transport.stream(
+      {
+        method: 'GET',
+        path: collectionPath(this.kind, options.namespace),
+        query: {
+          watch: true,
+          labelSelector: options.labelSelector,
+          fieldSelector: options.fieldSelector,
+          resourceVersion: options.resourceVersion,
+          allowWatchBookmarks: options.allowWatchBookmarks,
+          timeoutSeconds: options.timeoutSeconds,
+        },
+        ...(options.signal ? { signal: options.signal } : {}),
+      },
+      (line) => onEvent(JSON.parse(line) as WatchEvent<T>),
+    );
+  }
+
+  create(obj: T, options?: WriteOptions): Promise<T> {
+    const key = keyOf(obj.metadata?.name ? obj : { ...obj, metadata: { ...obj.metadata, name: '-' } });
+    return this.transport.request<T>({
+      method: 'POST',
+      path: collectionPath(this.kind, key.namespace),
+      query: writeQuery(options),
+      body: this.withTypeMeta(obj),
+      ...(options?.signal ? { signal: options.signal } : {}),
+    });
+  }
+
+  /** PUT: carries metadata.resourceVersion, so a stale object fails with Conflict. */
+  replace(obj: T, options?: WriteOptions): Promise<T> {
+    const key = keyOf(obj);
+    return this.transport.request<T>({
+      method: 'PUT',
+      path: objectPath(this.kind, key.namespace, key.name),
+      query: writeQuery(options),
+      body: this.withTypeMeta(obj),
+      ...(options?.signal ? { signal: options.signal } : {}),
+    });
+  }
+
+  patch(key: ObjectKey, type: PatchType, patch: unknown, options?: PatchOptions): Promise<T> {
+    return this.patchPath(objectPath(this.kind, key.namespace, key.name), type, patch, options);
+  }
+
+  /** Server-side apply of the fields `obj` sets, owned by `fieldManager`. */
+  apply(obj: T, options: ApplyOptions): Promise<T> {
+    return this.patch(keyOf(obj), 'apply', this.withTypeMeta(obj), options);
+  }
+
+  delete(key: ObjectKey, options: DeleteOptions = {}): Promise<unknown> {
+    const body =
+      options.propagationPolicy || options.preconditions || options.gracePeriodSeconds !== undefined
+        ? {
+            apiVersion: 'v1',
+            kind: 'DeleteOptions',
+            propagationPolicy: options.propagationPolicy,
+            gracePeriodSeconds: options.gracePeriodSeconds,
+            preconditions: options.preconditions,
+          }
+        : undefined;
+    return this.transport.request({
+      method: 'DELETE',
+      path: objectPath(this.kind, key.namespace, key.name),
+      query: { dryRun: options.dryRun },
+      body,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  }
+
+  getStatus(key: ObjectKey): Promise<T> {
+    return this.transport.request<T>({ method: 'GET', path: objectPath(this.kind, key.namespace, key.name, 'status') });
+  }
+
+  /** PUT on the status subresource: carries resourceVersion; only status changes are kept. */
+  replaceStatus(obj: T, options?: WriteOptions): Promise<T> {
+    const key = keyOf(obj);
+    return this.transport.request<T>({
+      method: 'PUT',
+      path: objectPath(this.kind, key.namespace, key.name, 'status'),
+      query: writeQuery(options),
+      body: this.withTypeMeta(obj),
+      ...(options?.signal ? { signal: options.signal } : {}),
+    });
+  }
+
+  patchStatus(key: ObjectKey, type: PatchType, patch: unknown, options?: PatchOptions): Promise<T> {
+    return this.patchPath(objectPath(this.kind, key.namespace, key.name, 'status'), type, patch, options);
+  }
+
+  /** Server-side apply to the status subresource. */
+  applyStatus(obj: T, options: ApplyOptions): Promise<T> {
+    return this.patchStatus(keyOf(obj), 'apply', this.withTypeMeta(obj), options);
+  }
+
+  getScale(key: ObjectKey): Promise<Scale> {
+    return this.transport.request<Scale>({ method: 'GET', path: objectPath(this.kind, key.namespace, key.name, 'scale') });
+  }
+
+  patchScale(key: ObjectKey, replicas: number, options?: WriteOptions): Promise<Scale> {
+    return this.transport.request<Scale>({
+      method: 'PATCH',
+      path: objectPath(this.kind, key.namespace, key.name, 'scale'),
+      query: writeQuery(options),
+      body: { spec: { replicas } },
+      contentType: CONTENT_TYPES.merge,
+    });
+  }
+
+  private patchPath(path: string, type: PatchType, patch: unknown, options?: PatchOptions): Promise<T> {
+    if (type === 'apply' && !options?.fieldManager) {
+      throw new Error('server-side apply needs a fieldManager');
+    }
+    return this.transport.request<T>({
+      method: 'PATCH',
+      path,
+      query: writeQuery(options, type === 'apply' && options?.force ? { force: true } : {}),
+      body: patch,
+      contentType: CONTENT_TYPES[type],
+      ...(options?.signal ? { signal: options.signal } : {}),
+    });
+  }
+}

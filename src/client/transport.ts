@@ -1,0 +1,193 @@
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from 'node:https';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { ApiError } from './api-error.ts';
+
+export type Query = Readonly<Record<string, string | number | boolean | undefined>>;
+
+export interface TransportRequest {
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  readonly path: string;
+  readonly query?: Query;
+  readonly body?: unknown;
+  /** Defaults to application/json when there is a body. */
+  readonly contentType?: string;
+  readonly signal?: AbortSignal;
+}
+
+/** Observes every answer, e.g. to count 403s in an RBAC test. */
+export type ResponseObserver = (method: string, path: string, statusCode: number) => void;
+
+export interface TransportOptions {
+  /** Sockets per host (keep-alive pool). Default 64. */
+  readonly maxSockets?: number;
+  /** Client-side request timeout for non-streaming calls. Default 60 s. */
+  readonly timeoutMs?: number;
+  readonly userAgent?: string;
+  readonly onResponse?: ResponseObserver;
+}
+
+/** Authorization headers are re-read from the KubeConfig this often (rotating tokens, exec plugins). */
+const HEADER_REFRESH_MS = 60_000;
+
+function queryString(query: Query | undefined): string {
+  if (!query) return '';
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(query)) {
+    if (v !== undefined && v !== '') parts.push(`${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`);
+  }
+  return parts.length > 0 ? `?${parts.join('&')}` : '';
+}
+
+/**
+ * HTTP(S) to the API server with the KubeConfig's credentials, over one keep-alive connection pool.
+ * JSON in, JSON out; error answers become typed ApiErrors. `stream` serves watches line by line.
+ */
+export class Transport {
+  private readonly url: URL;
+  private readonly agent: HttpAgent | HttpsAgent;
+  private readonly tls: Pick<RequestOptions, 'ca' | 'cert' | 'key' | 'rejectUnauthorized' | 'servername'>;
+  private headers: OutgoingHttpHeaders = {};
+  private headersAt = -Infinity;
+  private readonly timeoutMs: number;
+  private readonly userAgent: string;
+  private readonly onResponse: ResponseObserver | undefined;
+  private readonly kubeConfig: KubeConfig;
+
+  private constructor(kubeConfig: KubeConfig, server: string, tls: Transport['tls'], options: TransportOptions) {
+    this.kubeConfig = kubeConfig;
+    this.url = new URL(server);
+    this.tls = tls;
+    const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? 64 };
+    this.agent = this.url.protocol === 'http:' ? new HttpAgent(agentOptions) : new HttpsAgent({ ...agentOptions, ...tls });
+    this.timeoutMs = options.timeoutMs ?? 60_000;
+    this.userAgent = options.userAgent ?? 'op-gen-runtime';
+    this.onResponse = options.onResponse;
+  }
+
+  static async fromKubeConfig(kubeConfig: KubeConfig, options: TransportOptions = {}): Promise<Transport> {
+    const cluster = kubeConfig.getCurrentCluster();
+    if (!cluster) throw new Error('the KubeConfig has no current cluster: set a current context or run in-cluster');
+    const probe: RequestOptions = {};
+    await kubeConfig.applyToHTTPSOptions(probe);
+    const tls = {
+      ...(probe.ca ? { ca: probe.ca } : {}),
+      ...(probe.cert ? { cert: probe.cert } : {}),
+      ...(probe.key ? { key: probe.key } : {}),
+      ...(probe.rejectUnauthorized !== undefined ? { rejectUnauthorized: probe.rejectUnauthorized } : {}),
+      ...(cluster.tlsServerName ? { servername: cluster.tlsServerName } : {}),
+    };
+    const transport = new Transport(kubeConfig, cluster.server, tls, options);
+    transport.headers = { ...(probe.headers as OutgoingHttpHeaders | undefined) };
+    if (probe.auth) transport.headers.authorization = `Basic ${Buffer.from(probe.auth).toString('base64')}`;
+    transport.headersAt = Date.now();
+    return transport;
+  }
+
+  private async authHeaders(): Promise<OutgoingHttpHeaders> {
+    if (Date.now() - this.headersAt > HEADER_REFRESH_MS) {
+      const probe: RequestOptions = {};
+      await this.kubeConfig.applyToHTTPSOptions(probe);
+      this.headers = { ...(probe.headers as OutgoingHttpHeaders | undefined) };
+      if (probe.auth) this.headers.authorization = `Basic ${Buffer.from(probe.auth).toString('base64')}`;
+      this.headersAt = Date.now();
+    }
+    return this.headers;
+  }
+
+  private async open(req: TransportRequest, accept: string, timeoutMs: number | undefined): Promise<IncomingMessage> {
+    const payload =
+      req.body === undefined ? undefined : typeof req.body === 'string' ? req.body : JSON.stringify(req.body);
+    const headers: OutgoingHttpHeaders = {
+      ...(await this.authHeaders()),
+      accept,
+      'user-agent': this.userAgent,
+    };
+    if (payload !== undefined) {
+      headers['content-type'] = req.contentType ?? 'application/json';
+      headers['content-length'] = Buffer.byteLength(payload);
+    }
+    const path = `${this.url.pathname.replace(/\/$/, '')}${req.path}${queryString(req.query)}`;
+    const send = this.url.protocol === 'http:' ? httpRequest : httpsRequest;
+    return new Promise((resolve, reject) => {
+      const r = send(
+        {
+          protocol: this.url.protocol,
+          hostname: this.url.hostname,
+          port: this.url.port,
+          method: req.method,
+          path,
+          headers,
+          agent: this.agent,
+          ...this.tls,
+          ...(req.signal ? { signal: req.signal } : {}),
+        },
+        resolve,
+      );
+      if (timeoutMs !== undefined) r.setTimeout(timeoutMs, () => r.destroy(new Error(`${req.method} ${req.path}: timed out after ${timeoutMs} ms`)));
+      r.on('error', reject);
+      if (payload !== undefined) r.write(payload);
+      r.end();
+    });
+  }
+
+  private static async readBody(res: IncomingMessage): Promise<string> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of res) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  }
+
+  private static parse(text: string): unknown {
+    if (text === '') return undefined;
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
+
+  /** One request; resolves with the parsed JSON answer, rejects with ApiError on status >= 400. */
+  async request<T>(req: TransportRequest): Promise<T> {
+    const res = await this.open(req, 'application/json', this.timeoutMs);
+    const text = await Transport.readBody(res);
+    const status = res.statusCode ?? 0;
+    this.onResponse?.(req.method, req.path, status);
+    const body = Transport.parse(text);
+    if (status >= 400) throw new ApiError(status, req.method, req.path, body);
+    return body as T;
+  }
+
+  /**
+   * A streaming GET (watch): calls onLine for every JSON line until the server closes the stream or
+   * the signal aborts it. Rejects with ApiError when the server refuses the request.
+   */
+  async stream(req: TransportRequest, onLine: (line: string) => void): Promise<void> {
+    const res = await this.open(req, 'application/json', undefined);
+    const status = res.statusCode ?? 0;
+    this.onResponse?.(req.method, req.path, status);
+    if (status >= 400) throw new ApiError(status, req.method, req.path, Transport.parse(await Transport.readBody(res)));
+    let rest = '';
+    res.setEncoding('utf8');
+    try {
+      for await (const chunk of res) {
+        rest += chunk as string;
+        let nl = rest.indexOf('\n');
+        while (nl >= 0) {
+          const line = rest.slice(0, nl);
+          rest = rest.slice(nl + 1);
+          if (line.trim() !== '') onLine(line);
+          nl = rest.indexOf('\n');
+        }
+      }
+    } catch (err) {
+      if (req.signal?.aborted) return;
+      throw err;
+    }
+    if (rest.trim() !== '') onLine(rest);
+  }
+
+  /** Closes idle keep-alive sockets. */
+  close(): void {
+    this.agent.destroy();
+  }
+}

@@ -1,0 +1,129 @@
+import { apiVersionOf, type Kind } from '../client/kind.ts';
+import type { ObjectLike } from '../client/resource-client.ts';
+import type { InformerCache } from './cache.ts';
+import { Controller, type ControllerOptions, type Reconciler } from './controller.ts';
+import { keyOf, objectKey, type Request } from './object-key.ts';
+import { passes, type Predicate } from './predicates.ts';
+
+/** Maps an event on a watched object to the requests it should trigger. */
+export type MapFunction<W> = (obj: W) => readonly Request[];
+
+interface OwnerRef {
+  apiVersion?: string;
+  kind?: string;
+  name?: string;
+  controller?: boolean;
+}
+
+interface Watch {
+  readonly kind: Kind<ObjectLike>;
+  readonly predicates: readonly Predicate<ObjectLike>[];
+  readonly toKeys: (obj: ObjectLike) => readonly string[];
+}
+
+export interface BuilderHost {
+  readonly cache: InformerCache;
+  register(controller: Controller<unknown>): void;
+  newController<T>(name: string, kind: Kind<T>, reconciler: Reconciler<T>, options: ControllerOptions): Controller<T>;
+}
+
+/**
+ * Declares what a controller reconciles and what triggers it, in controller-runtime's builder style:
+ * `mgr.controller('memcached').for(Memcached).owns(builtinKinds.Deployment).complete(reconciler)`.
+ */
+export class ControllerBuilder<T extends ObjectLike = ObjectLike> {
+  private readonly host: BuilderHost;
+  private readonly name: string;
+  private forKind: Kind<T> | undefined;
+  private readonly watchList: Watch[] = [];
+  private options: ControllerOptions = {};
+  private globalPredicates: Predicate<ObjectLike>[] = [];
+
+  constructor(host: BuilderHost, name: string) {
+    this.host = host;
+    this.name = name;
+  }
+
+  /** The kind this controller reconciles: its events enqueue the object itself. */
+  for<K extends ObjectLike>(kind: Kind<K>, options: { predicates?: readonly Predicate<K>[] } = {}): ControllerBuilder<K> {
+    if (this.forKind) throw new Error(`controller ${this.name}: for() may be called once`);
+    const self = this as unknown as ControllerBuilder<K>;
+    self.forKind = kind;
+    self.watchList.push({
+      kind: kind as Kind<ObjectLike>,
+      predicates: (options.predicates ?? []) as readonly Predicate<ObjectLike>[],
+      toKeys: (obj) => [objectKey(obj)],
+    });
+    return self;
+  }
+
+  /**
+   * Objects this controller creates and owns: their events enqueue the owner named by their
+   * controller ownerReference (when it is of the `for` kind).
+   */
+  owns<O extends ObjectLike>(kind: Kind<O>, options: { predicates?: readonly Predicate<O>[] } = {}): this {
+    this.watchList.push({
+      kind: kind as Kind<ObjectLike>,
+      predicates: (options.predicates ?? []) as readonly Predicate<ObjectLike>[],
+      toKeys: (obj) => {
+        const owner = this.forKind;
+        if (!owner) return [];
+        const refs = ((obj.metadata as { ownerReferences?: OwnerRef[] } | undefined)?.ownerReferences ?? []).filter(
+          (r) => r.controller && r.kind === owner.kind && r.apiVersion?.split('/')[0] === apiVersionOf(owner).split('/')[0],
+        );
+        return refs.map((r) => keyOf(owner.namespaced ? obj.metadata?.namespace : undefined, r.name ?? ''));
+      },
+    });
+    return this;
+  }
+
+  /** Any other kind, mapped to requests by `map`. */
+  watches<W extends ObjectLike>(kind: Kind<W>, map: MapFunction<W>, options: { predicates?: readonly Predicate<W>[] } = {}): this {
+    this.watchList.push({
+      kind: kind as Kind<ObjectLike>,
+      predicates: (options.predicates ?? []) as readonly Predicate<ObjectLike>[],
+      toKeys: (obj) => map(obj as W).map((r) => keyOf(r.namespace, r.name)),
+    });
+    return this;
+  }
+
+  /** Predicates applied to every watched kind. */
+  withEventFilter(...predicates: Predicate<ObjectLike>[]): this {
+    this.globalPredicates = [...this.globalPredicates, ...predicates];
+    return this;
+  }
+
+  withOptions(options: ControllerOptions): this {
+    this.options = { ...this.options, ...options };
+    return this;
+  }
+
+  /** Builds the controller and registers it with the manager. */
+  complete(reconciler: Reconciler<T>): Controller<T> {
+    const kind = this.forKind;
+    if (!kind) throw new Error(`controller ${this.name}: call for(kind) before complete()`);
+    const controller = this.host.newController(this.name, kind, reconciler, this.options);
+    for (const w of this.watchList) {
+      const predicates = [...this.globalPredicates, ...w.predicates];
+      const enqueue = (obj: ObjectLike): void => {
+        for (const key of w.toKeys(obj)) controller.enqueue(key);
+      };
+      this.host.cache.addHandlers(w.kind, {
+        onAdd: (obj) => {
+          if (passes(predicates, 'create', obj)) enqueue(obj);
+        },
+        onUpdate: (oldObj, newObj) => {
+          if (!passes(predicates, 'update', newObj, oldObj)) return;
+          enqueue(newObj);
+          // An owner change moves the object: the old owner must hear of it too.
+          if (oldObj !== newObj) for (const key of w.toKeys(oldObj)) controller.enqueue(key);
+        },
+        onDelete: (obj) => {
+          if (passes(predicates, 'delete', obj)) enqueue(obj);
+        },
+      });
+    }
+    this.host.register(controller as Controller<unknown>);
+    return controller;
+  }
+}

@@ -1,0 +1,119 @@
+import { kindKey, type Kind } from '../client/kind.ts';
+import { ResourceClient, type ObjectLike } from '../client/resource-client.ts';
+import type { Transport } from '../client/transport.ts';
+import { Informer, type InformerHandlers } from './informer.ts';
+import { labelMatcher, type LabelSelector } from './label-selector.ts';
+import type { Logger } from './logger.ts';
+
+export interface CacheOptions {
+  /** Namespaces to watch; empty or absent: all namespaces. */
+  readonly namespaces?: readonly string[];
+  readonly resyncMs?: number;
+  readonly logger: Logger;
+}
+
+/**
+ * The manager's shared informer cache: one informer per kind (per watched namespace when the
+ * manager is scoped to a list of namespaces), shared by every controller and the reconcile client.
+ */
+export class InformerCache {
+  private readonly informers = new Map<string, Informer<ObjectLike>[]>();
+  private started = false;
+  private readonly transport: Transport;
+  private readonly options: CacheOptions;
+
+  constructor(transport: Transport, options: CacheOptions) {
+    this.transport = transport;
+    this.options = options;
+  }
+
+  /** The informers for a kind, created on first use (and started if the cache runs). */
+  informersFor<T extends ObjectLike>(kind: Kind<T>): Informer<T>[] {
+    const key = kindKey(kind);
+    let list = this.informers.get(key) as Informer<T>[] | undefined;
+    if (!list) {
+      const client = new ResourceClient<T>(this.transport, kind);
+      const namespaces = kind.namespaced && this.options.namespaces?.length ? this.options.namespaces : [undefined];
+      list = namespaces.map(
+        (namespace) =>
+          new Informer<T>(client, {
+            ...(namespace ? { namespace } : {}),
+            ...(this.options.resyncMs ? { resyncMs: this.options.resyncMs } : {}),
+            logger: this.options.logger.child({ informer: kind.kind, ...(namespace ? { namespace } : {}) }),
+          }),
+      );
+      this.informers.set(key, list as Informer<ObjectLike>[]);
+      if (this.started) for (const i of list) i.start();
+    }
+    return list;
+  }
+
+  isCached(kind: Kind<unknown>): boolean {
+    return this.informers.has(kindKey(kind));
+  }
+
+  /** Whether `namespace` is one the cache watches (always, when it watches all). */
+  watchesNamespace(namespace: string | undefined): boolean {
+    const ns = this.options.namespaces;
+    return !ns?.length || namespace === undefined || ns.includes(namespace);
+  }
+
+  addHandlers<T extends ObjectLike>(kind: Kind<T>, handlers: InformerHandlers<T>): void {
+    for (const informer of this.informersFor(kind)) informer.addHandlers(handlers);
+  }
+
+  get<T extends ObjectLike>(kind: Kind<T>, namespace: string | undefined, name: string): T | undefined {
+    for (const informer of this.informersFor(kind)) {
+      const obj = informer.get(kind.namespaced ? namespace : undefined, name);
+      if (obj) return obj;
+    }
+    return undefined;
+  }
+
+  list<T extends ObjectLike>(kind: Kind<T>, options: { namespace?: string; labelSelector?: LabelSelector } = {}): T[] {
+    const matches = labelMatcher(options.labelSelector);
+    const out: T[] = [];
+    for (const informer of this.informersFor(kind)) {
+      for (const obj of informer.list()) {
+        if (options.namespace && obj.metadata?.namespace !== options.namespace) continue;
+        if (matches((obj.metadata as { labels?: Record<string, string> } | undefined)?.labels)) out.push(obj);
+      }
+    }
+    return out;
+  }
+
+  start(): void {
+    this.started = true;
+    for (const list of this.informers.values()) for (const i of list) i.start();
+  }
+
+  async waitForSync(): Promise<void> {
+    await Promise.all([...this.informers.values()].flat().map((i) => i.waitForSync()));
+  }
+
+  get hasSynced(): boolean {
+    return [...this.informers.values()].flat().every((i) => i.hasSynced);
+  }
+
+  async stop(): Promise<void> {
+    this.started = false;
+    await Promise.all([...this.informers.values()].flat().map((i) => i.stop()));
+  }
+
+  /** Informer counters per kind, for tests and diagnostics. */
+  stats(): Record<string, { lists: number; watches: number; relists: number; events: number }> {
+    const out: Record<string, { lists: number; watches: number; relists: number; events: number }> = {};
+    for (const [key, list] of this.informers) {
+      out[key] = list.reduce(
+        (a, i) => ({
+          lists: a.lists + i.stats.lists,
+          watches: a.watches + i.stats.watches,
+          relists: a.relists + i.stats.relists,
+          events: a.events + i.stats.events,
+        }),
+        { lists: 0, watches: 0, relists: 0, events: 0 },
+      );
+    }
+    return out;
+  }
+}

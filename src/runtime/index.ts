@@ -1,0 +1,34 @@
+/**
+ * op-gen/runtime: the controller runtime op-gen operators run on. See docs/runtime.md.
+ */
+export { Manager, type ManagerOptions } from './manager.ts';
+export { ControllerBuilder, type MapFunction } from './builder.ts';
+export { Controller, type Reconciler, type ReconcileContext, type Result, type ControllerOptions } from './controller.ts';
+export type { Request } from './object-key.ts';
+export { keyOf, requestOf, objectKey } from './object-key.ts';
+export { ReconcileClient } from './reconcile-client.ts';
+export { InformerCache } from './cache.ts';
+export { Informer, type InformerHandlers } from './informer.ts';
+export { builtinKinds } from './builtin-kinds.ts';
+export { generationChanged, labelsChanged, annotationsChanged, predicate, anyOf, type Predicate } from './predicates.ts';
+export { WorkQueue, type QueueMetrics } from './workqueue.ts';
+export {
+  ItemExponentialFailureRateLimiter,
+  BucketRateLimiter,
+  MaxOfRateLimiter,
+  defaultControllerRateLimiter,
+  type RateLimiter,
+} from './rate-limiter.ts';
+export { realClock, FakeClock, type Clock } from './clock.ts';
+export { setCondition, findCondition, isConditionTrue, removeCondition, conditionUnchanged, type ConditionInput } from './conditions.ts';
+export { ensureFinalizer, hasFinalizer, isBeingDeleted, withFinalizer, withoutFinalizer, type FinalizeOutcome } from './finalizers.ts';
+export { setControllerReference, controllerOf } from './owner-references.ts';
+export { Expectations } from './expectations.ts';
+export { specHash, withSpecHash, specDrifted, stableJson, SPEC_HASH_ANNOTATION } from './spec-hash.ts';
+export { createOrUpdate, type OperationResult } from './create-or-update.ts';
+export { KubeEventRecorder, type EventRecorder, type EventType } from './events.ts';
+export { LeaderElector, type LeaderElectionOptions } from './leader-election.ts';
+export { createLogger, isLogLevel, type Logger, type LogLevel, type LogFields } from './logger.ts';
+export { RuntimeMetrics, Registry, Counter, Gauge, Histogram } from './metrics.ts';
+export { labelMatcher, parseLabelSelector, type LabelSelector } from './label-selector.ts';
+export * from '../client/index.ts';

@@ -1,0 +1,211 @@
+import { isGone } from '../client/api-error.ts';
+import type { ObjectLike, ResourceClient, WatchEvent } from '../client/resource-client.ts';
+import { realClock, type Clock } from './clock.ts';
+import type { Logger } from './logger.ts';
+import { keyOf, objectKey } from './object-key.ts';
+
+export interface InformerHandlers<T> {
+  onAdd?(obj: T): void;
+  onUpdate?(oldObj: T, newObj: T): void;
+  onDelete?(obj: T): void;
+}
+
+export interface InformerOptions {
+  /** Watch one namespace; omit for all namespaces (or a cluster-scoped kind). */
+  readonly namespace?: string;
+  readonly labelSelector?: string;
+  /** Re-deliver every cached object as an update this often (0: never). */
+  readonly resyncMs?: number;
+  readonly logger: Logger;
+  readonly clock?: Clock;
+  /** Page size of the initial list. */
+  readonly pageSize?: number;
+}
+
+class WatchExpired extends Error {}
+
+const MIN_BACKOFF_MS = 800;
+const MAX_BACKOFF_MS = 30_000;
+
+/**
+ * A reflector and its store for one kind: lists (paginated), then watches from the list's
+ * resourceVersion with bookmarks; resumes from the last seen resourceVersion after a dropped
+ * connection (with backoff); relists on 410 Gone. The store holds the objects as the server sent
+ * them: treat them as read-only.
+ */
+export class Informer<T extends ObjectLike> {
+  private readonly store = new Map<string, T>();
+  private readonly handlers: InformerHandlers<T>[] = [];
+  private resourceVersion: string | undefined;
+  private abort: AbortController | undefined;
+  private stopped = true;
+  private synced = false;
+  private syncWaiters: (() => void)[] = [];
+  private resyncTimer: ReturnType<typeof setInterval> | undefined;
+  private loop: Promise<void> | undefined;
+  private readonly client: ResourceClient<T>;
+  private readonly options: InformerOptions;
+  private readonly clock: Clock;
+  /** Counts, for tests and metrics. */
+  readonly stats = { lists: 0, watches: 0, relists: 0, events: 0 };
+
+  constructor(client: ResourceClient<T>, options: InformerOptions) {
+    this.client = client;
+    this.options = options;
+    this.clock = options.clock ?? realClock;
+  }
+
+  addHandlers(handlers: InformerHandlers<T>): void {
+    this.handlers.push(handlers);
+    // Late handlers see what is already cached, as client-go's shared informers do.
+    if (this.synced) for (const obj of this.store.values()) handlers.onAdd?.(obj);
+  }
+
+  get hasSynced(): boolean {
+    return this.synced;
+  }
+
+  /** Resolves once the first list is in the store. */
+  waitForSync(): Promise<void> {
+    if (this.synced) return Promise.resolve();
+    return new Promise((resolve) => this.syncWaiters.push(resolve));
+  }
+
+  get(namespace: string | undefined, name: string): T | undefined {
+    return this.store.get(keyOf(namespace, name));
+  }
+
+  list(): IterableIterator<T> {
+    return this.store.values();
+  }
+
+  get size(): number {
+    return this.store.size;
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.loop = this.run();
+    if (this.options.resyncMs && this.options.resyncMs > 0) {
+      this.resyncTimer = setInterval(() => {
+        for (const obj of this.store.values()) for (const h of this.handlers) h.onUpdate?.(obj, obj);
+      }, this.options.resyncMs);
+      this.resyncTimer.unref();
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.resyncTimer) clearInterval(this.resyncTimer);
+    this.abort?.abort();
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    const log = this.options.logger;
+    let failures = 0;
+    while (!this.stopped) {
+      try {
+        if (this.resourceVersion === undefined) await this.relist();
+        await this.watch();
+        failures = 0;
+      } catch (err) {
+        if (this.stopped) break;
+        if (err instanceof WatchExpired || isGone(err)) {
+          log.info('watch expired (410 Gone); relisting', { kind: this.client.kind.kind });
+          this.resourceVersion = undefined;
+          this.stats.relists++;
+          continue;
+        }
+        failures++;
+        const delay = Math.min(MAX_BACKOFF_MS, MIN_BACKOFF_MS * 2 ** (failures - 1)) * (0.5 + Math.random() / 2);
+        log.warn('list/watch failed; retrying', { kind: this.client.kind.kind, error: err, retryInMs: Math.round(delay) });
+        await new Promise<void>((resolve) => {
+          const t = this.clock.setTimeout(resolve, delay);
+          this.abort = new AbortController();
+          this.abort.signal.addEventListener('abort', () => {
+            this.clock.clearTimeout(t);
+            resolve();
+          });
+        });
+      }
+    }
+  }
+
+  private async relist(): Promise<void> {
+    this.stats.lists++;
+    const list = await this.client.listAll({
+      ...(this.options.namespace ? { namespace: this.options.namespace } : {}),
+      ...(this.options.labelSelector ? { labelSelector: this.options.labelSelector } : {}),
+      limit: this.options.pageSize ?? 500,
+    });
+    const seen = new Set<string>();
+    for (const obj of list.items) {
+      const key = objectKey(obj);
+      seen.add(key);
+      this.upsert(key, obj);
+    }
+    for (const [key, old] of this.store) {
+      if (!seen.has(key)) {
+        this.store.delete(key);
+        for (const h of this.handlers) h.onDelete?.(old);
+      }
+    }
+    this.resourceVersion = list.metadata.resourceVersion;
+    if (!this.synced) {
+      this.synced = true;
+      for (const w of this.syncWaiters.splice(0)) w();
+    }
+  }
+
+  private upsert(key: string, obj: T): void {
+    const old = this.store.get(key);
+    this.store.set(key, obj);
+    if (old === undefined) {
+      for (const h of this.handlers) h.onAdd?.(obj);
+    } else if (old.metadata?.resourceVersion !== obj.metadata?.resourceVersion) {
+      for (const h of this.handlers) h.onUpdate?.(old, obj);
+    }
+  }
+
+  private async watch(): Promise<void> {
+    this.abort = new AbortController();
+    this.stats.watches++;
+    await this.client.watch(
+      {
+        ...(this.options.namespace ? { namespace: this.options.namespace } : {}),
+        ...(this.options.labelSelector ? { labelSelector: this.options.labelSelector } : {}),
+        ...(this.resourceVersion ? { resourceVersion: this.resourceVersion } : {}),
+        allowWatchBookmarks: true,
+        // Spread reconnects of many informers, like client-go (5-10 min).
+        timeoutSeconds: 300 + Math.floor(Math.random() * 300),
+        signal: this.abort.signal,
+      },
+      (event) => this.handle(event),
+    );
+  }
+
+  private handle(event: WatchEvent<T>): void {
+    this.stats.events++;
+    if (event.type === 'ERROR') {
+      const status = event.object as unknown as { code?: number; message?: string };
+      if (status.code === 410) throw new WatchExpired(status.message ?? 'Gone');
+      throw new Error(`watch error: ${status.code ?? ''} ${status.message ?? ''}`);
+    }
+    const rv = event.object.metadata?.resourceVersion;
+    if (event.type === 'BOOKMARK') {
+      if (rv) this.resourceVersion = rv;
+      return;
+    }
+    const key = objectKey(event.object);
+    if (event.type === 'DELETED') {
+      const old = this.store.get(key);
+      this.store.delete(key);
+      for (const h of this.handlers) h.onDelete?.(old ?? event.object);
+    } else {
+      this.upsert(key, event.object);
+    }
+    if (rv) this.resourceVersion = rv;
+  }
+}

@@ -1,0 +1,191 @@
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import type { V1Lease } from '@kubernetes/client-node';
+import { isAlreadyExists, isConflict, isNotFound } from '../client/api-error.ts';
+import { ResourceClient } from '../client/resource-client.ts';
+import type { Transport } from '../client/transport.ts';
+import { builtinKinds } from './builtin-kinds.ts';
+import type { Logger } from './logger.ts';
+
+export interface LeaderElectionOptions {
+  readonly enabled: boolean;
+  /** The Lease name, e.g. `<project>.example.com`. */
+  readonly id: string;
+  /** Namespace of the Lease; default: the pod's namespace (POD_NAMESPACE) or `default`. */
+  readonly namespace?: string;
+  /** This candidate's identity; default hostname + random suffix. */
+  readonly identity?: string;
+  /** client-go defaults: 15 s lease, 10 s renew deadline, 2 s retry period. */
+  readonly leaseDurationMs?: number;
+  readonly renewDeadlineMs?: number;
+  readonly retryPeriodMs?: number;
+}
+
+interface LeaseRecord {
+  holder: string;
+  leaseDurationSeconds: number;
+  transitions: number;
+  acquireTime?: string;
+  renewTime?: string;
+}
+
+type LeaseObject = V1Lease & { metadata: { name: string; namespace: string; resourceVersion?: string } };
+
+function microTime(d: Date): string {
+  return d.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+}
+
+/**
+ * Leader election on a coordination.k8s.io/v1 Lease, as client-go's leaderelection does: acquire when
+ * the lease is free or expired (judged by the local time since the record last changed), renew every
+ * retry period, give up leadership when renewals fail for the renew deadline, release on shutdown.
+ */
+export class LeaderElector {
+  readonly identity: string;
+  private readonly leases: ResourceClient<LeaseObject>;
+  private readonly name: string;
+  private readonly namespace: string;
+  private readonly leaseMs: number;
+  private readonly renewDeadlineMs: number;
+  private readonly retryMs: number;
+  private readonly log: Logger;
+  private observed: { record: string; at: number } | undefined;
+  private leading = false;
+  private stopped = false;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private wake: (() => void) | undefined;
+
+  constructor(transport: Transport, options: LeaderElectionOptions, log: Logger) {
+    this.leases = new ResourceClient(transport, builtinKinds.Lease as unknown as import('../client/kind.ts').Kind<LeaseObject>);
+    this.name = options.id;
+    this.namespace = options.namespace ?? process.env.POD_NAMESPACE ?? 'default';
+    this.identity = options.identity ?? `${hostname()}_${randomBytes(4).toString('hex')}`;
+    this.leaseMs = options.leaseDurationMs ?? 15_000;
+    this.renewDeadlineMs = options.renewDeadlineMs ?? 10_000;
+    this.retryMs = options.retryPeriodMs ?? 2_000;
+    this.log = log.child({ lease: `${this.namespace}/${this.name}`, identity: this.identity });
+  }
+
+  get isLeader(): boolean {
+    return this.leading;
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      this.wake = resolve;
+      this.timer = setTimeout(resolve, ms * (1 + Math.random() * 0.2));
+    });
+  }
+
+  /** Resolves once this candidate holds the lease; `false` if stopped first. */
+  async acquire(): Promise<boolean> {
+    this.log.info('waiting to acquire the leader lease');
+    while (!this.stopped) {
+      if (await this.tryAcquireOrRenew()) {
+        this.leading = true;
+        this.log.info('acquired the leader lease');
+        return true;
+      }
+      await this.sleep(this.retryMs);
+    }
+    return false;
+  }
+
+  /** Renews until stopped (resolves) or a renewal misses the renew deadline (resolves `lost`). */
+  async holdLeadership(): Promise<'stopped' | 'lost'> {
+    let lastRenew = Date.now();
+    while (!this.stopped) {
+      await this.sleep(this.retryMs);
+      if (this.stopped) break;
+      if (await this.tryAcquireOrRenew()) {
+        lastRenew = Date.now();
+      } else if (Date.now() - lastRenew > this.renewDeadlineMs) {
+        this.leading = false;
+        this.log.error('lost the leader lease: renewals failed past the renew deadline');
+        return 'lost';
+      }
+    }
+    return 'stopped';
+  }
+
+  /** Stops trying and, as leader, releases the lease so another candidate takes over at once. */
+  async release(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.wake?.();
+    if (!this.leading) return;
+    this.leading = false;
+    try {
+      const lease = await this.leases.get({ namespace: this.namespace, name: this.name });
+      if (lease.spec?.holderIdentity !== this.identity) return;
+      const now = microTime(new Date());
+      await this.leases.replace({
+        ...lease,
+        spec: { ...lease.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: now as unknown as Date, acquireTime: now as unknown as Date },
+      });
+      this.log.info('released the leader lease');
+    } catch (err) {
+      this.log.warn('could not release the leader lease', { error: err });
+    }
+  }
+
+  private record(lease: LeaseObject): LeaseRecord {
+    const spec = lease.spec ?? {};
+    return {
+      holder: spec.holderIdentity ?? '',
+      leaseDurationSeconds: spec.leaseDurationSeconds ?? 0,
+      transitions: spec.leaseTransitions ?? 0,
+      ...(spec.acquireTime ? { acquireTime: String(spec.acquireTime) } : {}),
+      ...(spec.renewTime ? { renewTime: String(spec.renewTime) } : {}),
+    };
+  }
+
+  private async tryAcquireOrRenew(): Promise<boolean> {
+    const now = new Date();
+    const leaseSeconds = Math.ceil(this.leaseMs / 1000);
+    try {
+      let lease: LeaseObject;
+      try {
+        lease = await this.leases.get({ namespace: this.namespace, name: this.name });
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+        await this.leases.create({
+          apiVersion: 'coordination.k8s.io/v1',
+          kind: 'Lease',
+          metadata: { name: this.name, namespace: this.namespace },
+          spec: {
+            holderIdentity: this.identity,
+            leaseDurationSeconds: leaseSeconds,
+            acquireTime: microTime(now) as unknown as Date,
+            renewTime: microTime(now) as unknown as Date,
+            leaseTransitions: 0,
+          },
+        });
+        this.observed = { record: `${this.identity}|${microTime(now)}`, at: Date.now() };
+        return true;
+      }
+      const rec = this.record(lease);
+      const recordKey = `${rec.holder}|${rec.renewTime ?? ''}`;
+      if (!this.observed || this.observed.record !== recordKey) this.observed = { record: recordKey, at: Date.now() };
+      const held = rec.holder !== '' && rec.holder !== this.identity;
+      const expired = this.observed.at + rec.leaseDurationSeconds * 1000 < Date.now();
+      if (held && !expired) return false;
+      const takingOver = rec.holder !== this.identity;
+      const updated = await this.leases.replace({
+        ...lease,
+        spec: {
+          ...lease.spec,
+          holderIdentity: this.identity,
+          leaseDurationSeconds: leaseSeconds,
+          renewTime: microTime(now) as unknown as Date,
+          ...(takingOver ? { acquireTime: microTime(now) as unknown as Date, leaseTransitions: rec.transitions + 1 } : {}),
+        },
+      });
+      this.observed = { record: `${this.identity}|${String(updated.spec?.renewTime ?? '')}`, at: Date.now() };
+      return true;
+    } catch (err) {
+      if (!isConflict(err) && !isAlreadyExists(err)) this.log.warn('leader lease update failed', { error: err });
+      return false;
+    }
+  }
+}

@@ -1,0 +1,227 @@
+import type { Server } from 'node:http';
+import { KubeConfig } from '@kubernetes/client-node';
+import type { Kind } from '../client/kind.ts';
+import type { ObjectLike } from '../client/resource-client.ts';
+import { Transport, type ResponseObserver } from '../client/transport.ts';
+import { ControllerBuilder, type BuilderHost } from './builder.ts';
+import { InformerCache } from './cache.ts';
+import { Controller, type ControllerOptions, type Reconciler } from './controller.ts';
+import { KubeEventRecorder } from './events.ts';
+import { LeaderElector, type LeaderElectionOptions } from './leader-election.ts';
+import { createLogger, type Logger, type LogLevel } from './logger.ts';
+import { RuntimeMetrics } from './metrics.ts';
+import { ReconcileClient } from './reconcile-client.ts';
+import { close, listen, metricsHandler, parseBindAddress, probeHandler, type Check } from './servers.ts';
+
+export interface ManagerOptions {
+  /** Default: in-cluster config, else $KUBECONFIG / ~/.kube/config (client-node's loadFromDefault). */
+  readonly kubeConfig?: KubeConfig;
+  /** Prometheus /metrics, e.g. `:8080`; `0` disables. Default `:8080`. */
+  readonly metricsBindAddress?: string;
+  /** /healthz and /readyz, e.g. `:8081`; `0` disables. Default `:8081`. */
+  readonly healthProbeBindAddress?: string;
+  readonly leaderElection?: LeaderElectionOptions;
+  /** Watch only these namespaces; empty or absent: all. */
+  readonly namespaces?: readonly string[];
+  readonly logLevel?: LogLevel;
+  readonly logger?: Logger;
+  /** How long in-flight reconciles may run after SIGTERM before they are aborted. Default 30 s. */
+  readonly gracefulShutdownTimeoutMs?: number;
+  /** Stop on SIGTERM/SIGINT. Default true. */
+  readonly handleSignals?: boolean;
+  /** Re-deliver every cached object to the controllers this often. Default: never. */
+  readonly syncPeriodMs?: number;
+  /** Field manager for writes and server-side apply. Default `op-gen-manager`. */
+  readonly fieldManager?: string;
+  /** Observes every API answer (e.g. to count 403s in an RBAC test). */
+  readonly onResponse?: ResponseObserver;
+}
+
+/**
+ * Runs controllers: one KubeConfig, a shared informer cache, health and metrics servers, leader
+ * election, and graceful shutdown. `await mgr.start()` resolves when the manager has stopped.
+ */
+export class Manager implements BuilderHost {
+  readonly cache: InformerCache;
+  readonly client: ReconcileClient;
+  readonly metrics: RuntimeMetrics;
+  readonly log: Logger;
+  readonly kubeConfig: KubeConfig;
+  private readonly transport: Transport;
+  private readonly recorder: KubeEventRecorder;
+  private readonly options: ManagerOptions;
+  private readonly controllers: Controller<unknown>[] = [];
+  private readonly healthChecks = new Map<string, Check>([['ping', () => true]]);
+  private readonly readyChecks = new Map<string, Check>([['ping', () => true]]);
+  private elector: LeaderElector | undefined;
+  private servers: Server[] = [];
+  private stopping: Promise<void> | undefined;
+  private started = false;
+  private readyResolve: () => void = () => {};
+  private stoppedResolve: () => void = () => {};
+  private stoppedReject: (err: Error) => void = () => {};
+  private signalHandler: (() => void) | undefined;
+  /** Resolves once caches are synced and workers run (after leadership, when enabled). */
+  readonly ready: Promise<void>;
+  /** Ports the servers bound (useful with port 0). */
+  readonly ports: { metrics?: number; health?: number } = {};
+
+  private constructor(kubeConfig: KubeConfig, transport: Transport, options: ManagerOptions) {
+    this.kubeConfig = kubeConfig;
+    this.transport = transport;
+    this.options = options;
+    this.log = options.logger ?? createLogger({ level: options.logLevel ?? 'info' });
+    this.metrics = new RuntimeMetrics();
+    this.cache = new InformerCache(transport, {
+      ...(options.namespaces ? { namespaces: options.namespaces } : {}),
+      ...(options.syncPeriodMs ? { resyncMs: options.syncPeriodMs } : {}),
+      logger: this.log,
+    });
+    const fieldManager = options.fieldManager ?? 'op-gen-manager';
+    this.client = new ReconcileClient(transport, this.cache, fieldManager);
+    this.recorder = new KubeEventRecorder(transport, fieldManager, this.log);
+    this.ready = new Promise((resolve) => (this.readyResolve = resolve));
+  }
+
+  static async create(options: ManagerOptions = {}): Promise<Manager> {
+    let kc = options.kubeConfig;
+    if (!kc) {
+      kc = new KubeConfig();
+      kc.loadFromDefault();
+    }
+    const transport = await Transport.fromKubeConfig(kc, {
+      userAgent: 'op-gen-manager',
+      ...(options.onResponse ? { onResponse: options.onResponse } : {}),
+    });
+    return new Manager(kc, transport, options);
+  }
+
+  /** Starts declaring a controller. */
+  controller(name: string): ControllerBuilder {
+    if (this.controllers.some((c) => c.name === name)) throw new Error(`a controller named "${name}" exists already`);
+    return new ControllerBuilder(this, name);
+  }
+
+  newController<T>(name: string, kind: Kind<T>, reconciler: Reconciler<T>, options: ControllerOptions): Controller<T> {
+    return new Controller<T>({
+      name,
+      kind,
+      reconciler,
+      client: this.client,
+      recorder: this.recorder,
+      logger: this.log,
+      metrics: this.metrics,
+      options,
+    });
+  }
+
+  register(controller: Controller<unknown>): void {
+    this.controllers.push(controller);
+    if (this.started) controller.start();
+  }
+
+  /** Makes the cache watch a kind even if no controller does (for ctx.client reads). */
+  watch<T extends ObjectLike>(kind: Kind<T>): void {
+    this.cache.informersFor(kind);
+  }
+
+  addHealthCheck(name: string, check: Check): void {
+    this.healthChecks.set(name, check);
+  }
+
+  addReadyCheck(name: string, check: Check): void {
+    this.readyChecks.set(name, check);
+  }
+
+  get isLeader(): boolean {
+    return this.elector ? this.elector.isLeader : this.started;
+  }
+
+  /** Runs until stop() or SIGTERM/SIGINT; rejects if leadership is lost. */
+  async start(): Promise<void> {
+    const stopped = new Promise<void>((resolve, reject) => {
+      this.stoppedResolve = resolve;
+      this.stoppedReject = reject;
+    });
+    if (this.options.handleSignals !== false) {
+      this.signalHandler = () => {
+        this.log.info('signal received; shutting down');
+        void this.stop();
+      };
+      process.once('SIGTERM', this.signalHandler);
+      process.once('SIGINT', this.signalHandler);
+    }
+    await this.startServers();
+    const le = this.options.leaderElection;
+    if (le?.enabled) {
+      this.elector = new LeaderElector(this.transport, le, this.log);
+      this.metrics.leader.set({ name: le.id }, 0);
+      void this.elector.acquire().then(async (won) => {
+        if (!won) return;
+        this.metrics.leader.set({ name: le.id }, 1);
+        await this.run();
+        const outcome = await this.elector!.holdLeadership();
+        if (outcome === 'lost') {
+          this.metrics.leader.set({ name: le.id }, 0);
+          await this.stop();
+          this.stoppedReject(new Error('leader election lost'));
+        }
+      });
+    } else {
+      await this.run();
+    }
+    return stopped;
+  }
+
+  private async run(): Promise<void> {
+    if (this.stopping) return;
+    this.cache.start();
+    await this.cache.waitForSync();
+    if (this.stopping) return;
+    this.started = true;
+    this.readyChecks.set('informers', () => this.cache.hasSynced);
+    for (const c of this.controllers) c.start();
+    this.log.info('manager started', { controllers: this.controllers.map((c) => c.name) });
+    this.readyResolve();
+  }
+
+  private async startServers(): Promise<void> {
+    const metrics = parseBindAddress(this.options.metricsBindAddress ?? ':8080');
+    if (metrics) {
+      const { server, port } = await listen(metrics, metricsHandler(() => this.metrics.registry.render()));
+      this.servers.push(server);
+      this.ports.metrics = port;
+      this.log.info('serving metrics', { address: `${metrics.host}:${port}` });
+    }
+    const health = parseBindAddress(this.options.healthProbeBindAddress ?? ':8081');
+    if (health) {
+      const { server, port } = await listen(health, probeHandler(this.healthChecks, this.readyChecks));
+      this.servers.push(server);
+      this.ports.health = port;
+      this.log.info('serving health probes', { address: `${health.host}:${port}` });
+    }
+  }
+
+  /**
+   * Graceful shutdown: stop intake, let in-flight reconciles finish (up to the grace period), stop
+   * the informers, release the leader lease, close the servers. Safe to call more than once.
+   */
+  stop(): Promise<void> {
+    this.stopping ??= (async () => {
+      if (this.signalHandler) {
+        process.off('SIGTERM', this.signalHandler);
+        process.off('SIGINT', this.signalHandler);
+      }
+      const grace = this.options.gracefulShutdownTimeoutMs ?? 30_000;
+      await Promise.all(this.controllers.map((c) => c.stop(grace)));
+      await this.recorder.flush();
+      await this.cache.stop();
+      await this.elector?.release();
+      await Promise.all(this.servers.map((s) => close(s)));
+      this.transport.close();
+      this.log.info('manager stopped');
+      this.stoppedResolve();
+    })();
+    return this.stopping;
+  }
+}
