@@ -64,7 +64,9 @@ export class ApiError extends Error {
   constructor(statusCode: number, method: string, path: string, body: unknown) {
     const status = (typeof body === 'object' && body !== null ? body : {}) as StatusBody;
     const reason = (status.reason as StatusReason | undefined) ?? REASON_BY_CODE[statusCode] ?? 'Unknown';
-    super(`${method} ${path}: ${statusCode} ${reason}: ${status.message ?? (typeof body === 'string' ? body : '')}`.trim());
+    super(
+      `${method} ${path}: ${statusCode} ${reason}: ${status.message ?? (typeof body === 'string' ? body : '')}`.trim(),
+    );
     this.name = 'ApiError';
     this.statusCode = statusCode;
     // A 409 answer with reason AlreadyExists is not a Conflict: keep the server's reason.
@@ -84,4 +86,5 @@ export const isConflict = (err: unknown): boolean => isApiError(err) && err.reas
 export const isAlreadyExists = (err: unknown): boolean => isApiError(err) && err.reason === 'AlreadyExists';
 export const isForbidden = (err: unknown): boolean => isApiError(err) && err.statusCode === 403;
 export const isInvalid = (err: unknown): boolean => isApiError(err) && err.statusCode === 422;
-export const isGone = (err: unknown): boolean => isApiError(err) && (err.statusCode === 410 || err.reason === 'Expired');
+export const isGone = (err: unknown): boolean =>
+  isApiError(err) && (err.statusCode === 410 || err.reason === 'Expired');

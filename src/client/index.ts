@@ -1,4 +1,12 @@
-export { defineKind, apiVersionOf, collectionPath, objectPath, kindKey, type Kind, type KindSpec } from './kind.ts';
+export {
+  defineKind,
+  apiVersionOf,
+  collectionPath,
+  objectPath,
+  kindKey,
+  type Kind,
+  type KindSpec,
+} from './kind.ts';
 export {
   ApiError,
   isApiError,
@@ -11,7 +19,13 @@ export {
   type StatusCause,
   type StatusReason,
 } from './api-error.ts';
-export { Transport, type TransportOptions, type TransportRequest, type ResponseObserver, type Query } from './transport.ts';
+export {
+  Transport,
+  type TransportOptions,
+  type TransportRequest,
+  type ResponseObserver,
+  type Query,
+} from './transport.ts';
 export {
   ResourceClient,
   type ObjectLike,

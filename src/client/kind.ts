@@ -40,11 +40,17 @@ export function kindKey(kind: KindSpec): string {
 /** The REST collection path, e.g. /apis/apps/v1/namespaces/ns/deployments. */
 export function collectionPath(kind: KindSpec, namespace?: string): string {
   const base = kind.group === '' ? `/api/${kind.version}` : `/apis/${kind.group}/${kind.version}`;
-  if (kind.namespaced && namespace) return `${base}/namespaces/${encodeURIComponent(namespace)}/${kind.plural}`;
+  if (kind.namespaced && namespace)
+    return `${base}/namespaces/${encodeURIComponent(namespace)}/${kind.plural}`;
   return `${base}/${kind.plural}`;
 }
 
-export function objectPath(kind: KindSpec, namespace: string | undefined, name: string, subresource?: string): string {
+export function objectPath(
+  kind: KindSpec,
+  namespace: string | undefined,
+  name: string,
+  subresource?: string,
+): string {
   if (kind.namespaced && !namespace) {
     throw new Error(`${kind.kind} is namespaced: a namespace is needed to address ${name}`);
   }

@@ -6,7 +6,9 @@ import type { Query, Transport } from './transport.ts';
 export interface ObjectLike {
   apiVersion?: string;
   kind?: string;
-  metadata?: KubernetesObject['metadata'] | { name?: string; namespace?: string; resourceVersion?: string; uid?: string };
+  metadata?:
+    | KubernetesObject['metadata']
+    | { name?: string; namespace?: string; resourceVersion?: string; uid?: string };
 }
 
 export interface ObjectKey {
@@ -29,7 +31,11 @@ export interface ListOptions {
 export interface ObjectList<T> {
   readonly apiVersion?: string;
   readonly kind?: string;
-  readonly metadata: { readonly resourceVersion?: string; readonly continue?: string; readonly remainingItemCount?: number };
+  readonly metadata: {
+    readonly resourceVersion?: string;
+    readonly continue?: string;
+    readonly remainingItemCount?: number;
+  };
   readonly items: T[];
 }
 
@@ -124,7 +130,11 @@ export class ResourceClient<T extends ObjectLike> {
   /** Sets apiVersion and kind when missing: what the API server requires on writes. */
   withTypeMeta(obj: T): T {
     if (obj.apiVersion && obj.kind) return obj;
-    return { ...obj, apiVersion: obj.apiVersion ?? apiVersionOf(this.kind), kind: obj.kind ?? this.kind.kind };
+    return {
+      ...obj,
+      apiVersion: obj.apiVersion ?? apiVersionOf(this.kind),
+      kind: obj.kind ?? this.kind.kind,
+    };
   }
 
   get(key: ObjectKey, options: { signal?: AbortSignal } = {}): Promise<T> {
@@ -238,7 +248,10 @@ export class ResourceClient<T extends ObjectLike> {
   }
 
   getStatus(key: ObjectKey): Promise<T> {
-    return this.transport.request<T>({ method: 'GET', path: objectPath(this.kind, key.namespace, key.name, 'status') });
+    return this.transport.request<T>({
+      method: 'GET',
+      path: objectPath(this.kind, key.namespace, key.name, 'status'),
+    });
   }
 
   /** PUT on the status subresource: carries resourceVersion; only status changes are kept. */
@@ -263,7 +276,10 @@ export class ResourceClient<T extends ObjectLike> {
   }
 
   getScale(key: ObjectKey): Promise<Scale> {
-    return this.transport.request<Scale>({ method: 'GET', path: objectPath(this.kind, key.namespace, key.name, 'scale') });
+    return this.transport.request<Scale>({
+      method: 'GET',
+      path: objectPath(this.kind, key.namespace, key.name, 'scale'),
+    });
   }
 
   patchScale(key: ObjectKey, replicas: number, options?: WriteOptions): Promise<Scale> {

@@ -1,4 +1,9 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import {
+  Agent as HttpAgent,
+  request as httpRequest,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+} from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { ApiError } from './api-error.ts';
@@ -54,12 +59,20 @@ export class Transport {
   private readonly onResponse: ResponseObserver | undefined;
   private readonly kubeConfig: KubeConfig;
 
-  private constructor(kubeConfig: KubeConfig, server: string, tls: Transport['tls'], options: TransportOptions) {
+  private constructor(
+    kubeConfig: KubeConfig,
+    server: string,
+    tls: Transport['tls'],
+    options: TransportOptions,
+  ) {
     this.kubeConfig = kubeConfig;
     this.url = new URL(server);
     this.tls = tls;
     const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? 64 };
-    this.agent = this.url.protocol === 'http:' ? new HttpAgent(agentOptions) : new HttpsAgent({ ...agentOptions, ...tls });
+    this.agent =
+      this.url.protocol === 'http:'
+        ? new HttpAgent(agentOptions)
+        : new HttpsAgent({ ...agentOptions, ...tls });
     this.timeoutMs = options.timeoutMs ?? 60_000;
     this.userAgent = options.userAgent ?? 'op-gen-runtime';
     this.onResponse = options.onResponse;
@@ -67,7 +80,8 @@ export class Transport {
 
   static async fromKubeConfig(kubeConfig: KubeConfig, options: TransportOptions = {}): Promise<Transport> {
     const cluster = kubeConfig.getCurrentCluster();
-    if (!cluster) throw new Error('the KubeConfig has no current cluster: set a current context or run in-cluster');
+    if (!cluster)
+      throw new Error('the KubeConfig has no current cluster: set a current context or run in-cluster');
     const probe: RequestOptions = {};
     await kubeConfig.applyToHTTPSOptions(probe);
     const tls = {
@@ -95,7 +109,11 @@ export class Transport {
     return this.headers;
   }
 
-  private async open(req: TransportRequest, accept: string, timeoutMs: number | undefined): Promise<IncomingMessage> {
+  private async open(
+    req: TransportRequest,
+    accept: string,
+    timeoutMs: number | undefined,
+  ): Promise<IncomingMessage> {
     const payload =
       req.body === undefined ? undefined : typeof req.body === 'string' ? req.body : JSON.stringify(req.body);
     const headers: OutgoingHttpHeaders = {
@@ -124,7 +142,10 @@ export class Transport {
         },
         resolve,
       );
-      if (timeoutMs !== undefined) r.setTimeout(timeoutMs, () => r.destroy(new Error(`${req.method} ${req.path}: timed out after ${timeoutMs} ms`)));
+      if (timeoutMs !== undefined)
+        r.setTimeout(timeoutMs, () =>
+          r.destroy(new Error(`${req.method} ${req.path}: timed out after ${timeoutMs} ms`)),
+        );
       r.on('error', reject);
       if (payload !== undefined) r.write(payload);
       r.end();
@@ -165,7 +186,8 @@ export class Transport {
     const res = await this.open(req, 'application/json', undefined);
     const status = res.statusCode ?? 0;
     this.onResponse?.(req.method, req.path, status);
-    if (status >= 400) throw new ApiError(status, req.method, req.path, Transport.parse(await Transport.readBody(res)));
+    if (status >= 400)
+      throw new ApiError(status, req.method, req.path, Transport.parse(await Transport.readBody(res)));
     let rest = '';
     res.setEncoding('utf8');
     try {

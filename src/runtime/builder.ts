@@ -1,7 +1,8 @@
 import { apiVersionOf, type Kind } from '../client/kind.ts';
 import type { ObjectLike } from '../client/resource-client.ts';
 import type { InformerCache } from './cache.ts';
-import { Controller, type ControllerOptions, type Reconciler } from './controller.ts';
+import type { Controller } from './controller.ts';
+import { type ControllerOptions, type Reconciler } from './controller.ts';
 import { keyOf, objectKey, type Request } from './object-key.ts';
 import { passes, type Predicate } from './predicates.ts';
 
@@ -24,7 +25,12 @@ interface Watch {
 export interface BuilderHost {
   readonly cache: InformerCache;
   register(controller: Controller<unknown>): void;
-  newController<T>(name: string, kind: Kind<T>, reconciler: Reconciler<T>, options: ControllerOptions): Controller<T>;
+  newController<T>(
+    name: string,
+    kind: Kind<T>,
+    reconciler: Reconciler<T>,
+    options: ControllerOptions,
+  ): Controller<T>;
 }
 
 /**
@@ -45,7 +51,10 @@ export class ControllerBuilder<T extends ObjectLike = ObjectLike> {
   }
 
   /** The kind this controller reconciles: its events enqueue the object itself. */
-  for<K extends ObjectLike>(kind: Kind<K>, options: { predicates?: readonly Predicate<K>[] } = {}): ControllerBuilder<K> {
+  for<K extends ObjectLike>(
+    kind: Kind<K>,
+    options: { predicates?: readonly Predicate<K>[] } = {},
+  ): ControllerBuilder<K> {
     if (this.forKind) throw new Error(`controller ${this.name}: for() may be called once`);
     const self = this as unknown as ControllerBuilder<K>;
     self.forKind = kind;
@@ -68,8 +77,13 @@ export class ControllerBuilder<T extends ObjectLike = ObjectLike> {
       toKeys: (obj) => {
         const owner = this.forKind;
         if (!owner) return [];
-        const refs = ((obj.metadata as { ownerReferences?: OwnerRef[] } | undefined)?.ownerReferences ?? []).filter(
-          (r) => r.controller && r.kind === owner.kind && r.apiVersion?.split('/')[0] === apiVersionOf(owner).split('/')[0],
+        const refs = (
+          (obj.metadata as { ownerReferences?: OwnerRef[] } | undefined)?.ownerReferences ?? []
+        ).filter(
+          (r) =>
+            r.controller &&
+            r.kind === owner.kind &&
+            r.apiVersion?.split('/')[0] === apiVersionOf(owner).split('/')[0],
         );
         return refs.map((r) => keyOf(owner.namespaced ? obj.metadata?.namespace : undefined, r.name ?? ''));
       },
@@ -78,7 +92,11 @@ export class ControllerBuilder<T extends ObjectLike = ObjectLike> {
   }
 
   /** Any other kind, mapped to requests by `map`. */
-  watches<W extends ObjectLike>(kind: Kind<W>, map: MapFunction<W>, options: { predicates?: readonly Predicate<W>[] } = {}): this {
+  watches<W extends ObjectLike>(
+    kind: Kind<W>,
+    map: MapFunction<W>,
+    options: { predicates?: readonly Predicate<W>[] } = {},
+  ): this {
     this.watchList.push({
       kind: kind as Kind<ObjectLike>,
       predicates: (options.predicates ?? []) as readonly Predicate<ObjectLike>[],

@@ -33,7 +33,8 @@ export class InformerCache {
     let list = this.informers.get(key) as Informer<T>[] | undefined;
     if (!list) {
       const client = new ResourceClient<T>(this.transport, kind);
-      const namespaces = kind.namespaced && this.options.namespaces?.length ? this.options.namespaces : [undefined];
+      const namespaces =
+        kind.namespaced && this.options.namespaces?.length ? this.options.namespaces : [undefined];
       list = namespaces.map(
         (namespace) =>
           new Informer<T>(client, {
@@ -70,7 +71,10 @@ export class InformerCache {
     return undefined;
   }
 
-  list<T extends ObjectLike>(kind: Kind<T>, options: { namespace?: string; labelSelector?: LabelSelector } = {}): T[] {
+  list<T extends ObjectLike>(
+    kind: Kind<T>,
+    options: { namespace?: string; labelSelector?: LabelSelector } = {},
+  ): T[] {
     const matches = labelMatcher(options.labelSelector);
     const out: T[] = [];
     for (const informer of this.informersFor(kind)) {

@@ -7,14 +7,21 @@ export type ConditionInput = Omit<Condition, 'lastTransitionTime'> & { lastTrans
  * lastTransitionTime moves only when `status` changes; reason, message and observedGeneration
  * are updated in place. Returns a new array; the input is not mutated.
  */
-export function setCondition(conditions: readonly Condition[] | undefined, input: ConditionInput, now: () => Date = () => new Date()): Condition[] {
+export function setCondition(
+  conditions: readonly Condition[] | undefined,
+  input: ConditionInput,
+  now: () => Date = () => new Date(),
+): Condition[] {
   const list = [...(conditions ?? [])];
   const i = list.findIndex((c) => c.type === input.type);
   const existing = i >= 0 ? list[i] : undefined;
   const transition =
     existing && existing.status === input.status
       ? existing.lastTransitionTime
-      : (input.lastTransitionTime ?? now().toISOString().replace(/\.\d{3}Z$/, 'Z'));
+      : (input.lastTransitionTime ??
+        now()
+          .toISOString()
+          .replace(/\.\d{3}Z$/, 'Z'));
   const next: Condition = {
     type: input.type,
     status: input.status,
@@ -28,7 +35,10 @@ export function setCondition(conditions: readonly Condition[] | undefined, input
   return list;
 }
 
-export function findCondition(conditions: readonly Condition[] | undefined, type: string): Condition | undefined {
+export function findCondition(
+  conditions: readonly Condition[] | undefined,
+  type: string,
+): Condition | undefined {
   return conditions?.find((c) => c.type === type);
 }
 
@@ -41,7 +51,10 @@ export function removeCondition(conditions: readonly Condition[] | undefined, ty
 }
 
 /** True when setting `input` would change nothing (so a status write can be skipped). */
-export function conditionUnchanged(conditions: readonly Condition[] | undefined, input: ConditionInput): boolean {
+export function conditionUnchanged(
+  conditions: readonly Condition[] | undefined,
+  input: ConditionInput,
+): boolean {
   const c = findCondition(conditions, input.type);
   return (
     c !== undefined &&

@@ -103,7 +103,9 @@ export class Controller<T> {
     const late = await Promise.race([drained.then(() => false), timedOut]);
     clearTimeout(timer);
     if (late) {
-      this.deps.logger.warn('reconciles still running at the shutdown deadline; aborting them', { controller: this.name });
+      this.deps.logger.warn('reconciles still running at the shutdown deadline; aborting them', {
+        controller: this.name,
+      });
       this.abort.abort();
     }
     await Promise.race([Promise.all(this.workers), new Promise((r) => setTimeout(r, 1000))]);

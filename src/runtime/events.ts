@@ -17,7 +17,14 @@ interface CoreEvent {
   apiVersion?: string;
   kind?: string;
   metadata?: { name?: string; namespace?: string; resourceVersion?: string };
-  involvedObject?: { apiVersion?: string; kind?: string; name?: string; namespace?: string; uid?: string; resourceVersion?: string };
+  involvedObject?: {
+    apiVersion?: string;
+    kind?: string;
+    name?: string;
+    namespace?: string;
+    uid?: string;
+    resourceVersion?: string;
+  };
   reason?: string;
   message?: string;
   type?: string;
@@ -29,7 +36,13 @@ interface CoreEvent {
   reportingInstance?: string;
 }
 
-const EventKind = defineKind<CoreEvent>({ group: '', version: 'v1', kind: 'Event', plural: 'events', namespaced: true });
+const EventKind = defineKind<CoreEvent>({
+  group: '',
+  version: 'v1',
+  kind: 'Event',
+  plural: 'events',
+  namespaced: true,
+});
 const AGGREGATE_WINDOW_MS = 10 * 60 * 1000;
 const MAX_REMEMBERED = 4096;
 
@@ -81,7 +94,10 @@ export class KubeEventRecorder implements EventRecorder {
       prior.count++;
       prior.at = now;
       try {
-        await this.events.patch({ namespace: prior.namespace, name: prior.name }, 'merge', { count: prior.count, lastTimestamp: iso });
+        await this.events.patch({ namespace: prior.namespace, name: prior.name }, 'merge', {
+          count: prior.count,
+          lastTimestamp: iso,
+        });
         return;
       } catch (err) {
         if (!isNotFound(err)) throw err;

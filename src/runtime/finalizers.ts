@@ -26,7 +26,10 @@ export function withFinalizer<T extends ObjectLike>(obj: T, finalizer: string): 
 /** A copy of `obj` without the finalizer. */
 export function withoutFinalizer<T extends ObjectLike>(obj: T, finalizer: string): T {
   if (!hasFinalizer(obj, finalizer)) return obj;
-  return { ...obj, metadata: { ...obj.metadata, finalizers: (meta(obj).finalizers ?? []).filter((f) => f !== finalizer) } };
+  return {
+    ...obj,
+    metadata: { ...obj.metadata, finalizers: (meta(obj).finalizers ?? []).filter((f) => f !== finalizer) },
+  };
 }
 
 export type FinalizeOutcome =

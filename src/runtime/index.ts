@@ -3,14 +3,27 @@
  */
 export { Manager, type ManagerOptions } from './manager.ts';
 export { ControllerBuilder, type MapFunction } from './builder.ts';
-export { Controller, type Reconciler, type ReconcileContext, type Result, type ControllerOptions } from './controller.ts';
+export {
+  Controller,
+  type Reconciler,
+  type ReconcileContext,
+  type Result,
+  type ControllerOptions,
+} from './controller.ts';
 export type { Request } from './object-key.ts';
 export { keyOf, requestOf, objectKey } from './object-key.ts';
 export { ReconcileClient } from './reconcile-client.ts';
 export { InformerCache } from './cache.ts';
 export { Informer, type InformerHandlers } from './informer.ts';
 export { builtinKinds } from './builtin-kinds.ts';
-export { generationChanged, labelsChanged, annotationsChanged, predicate, anyOf, type Predicate } from './predicates.ts';
+export {
+  generationChanged,
+  labelsChanged,
+  annotationsChanged,
+  predicate,
+  anyOf,
+  type Predicate,
+} from './predicates.ts';
 export { WorkQueue, type QueueMetrics } from './workqueue.ts';
 export {
   ItemExponentialFailureRateLimiter,
@@ -20,8 +33,22 @@ export {
   type RateLimiter,
 } from './rate-limiter.ts';
 export { realClock, FakeClock, type Clock } from './clock.ts';
-export { setCondition, findCondition, isConditionTrue, removeCondition, conditionUnchanged, type ConditionInput } from './conditions.ts';
-export { ensureFinalizer, hasFinalizer, isBeingDeleted, withFinalizer, withoutFinalizer, type FinalizeOutcome } from './finalizers.ts';
+export {
+  setCondition,
+  findCondition,
+  isConditionTrue,
+  removeCondition,
+  conditionUnchanged,
+  type ConditionInput,
+} from './conditions.ts';
+export {
+  ensureFinalizer,
+  hasFinalizer,
+  isBeingDeleted,
+  withFinalizer,
+  withoutFinalizer,
+  type FinalizeOutcome,
+} from './finalizers.ts';
 export { setControllerReference, controllerOf } from './owner-references.ts';
 export { Expectations } from './expectations.ts';
 export { specHash, withSpecHash, specDrifted, stableJson, SPEC_HASH_ANNOTATION } from './spec-hash.ts';

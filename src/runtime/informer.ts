@@ -119,8 +119,13 @@ export class Informer<T extends ObjectLike> {
           continue;
         }
         failures++;
-        const delay = Math.min(MAX_BACKOFF_MS, MIN_BACKOFF_MS * 2 ** (failures - 1)) * (0.5 + Math.random() / 2);
-        log.warn('list/watch failed; retrying', { kind: this.client.kind.kind, error: err, retryInMs: Math.round(delay) });
+        const delay =
+          Math.min(MAX_BACKOFF_MS, MIN_BACKOFF_MS * 2 ** (failures - 1)) * (0.5 + Math.random() / 2);
+        log.warn('list/watch failed; retrying', {
+          kind: this.client.kind.kind,
+          error: err,
+          retryInMs: Math.round(delay),
+        });
         await new Promise<void>((resolve) => {
           const t = this.clock.setTimeout(resolve, delay);
           this.abort = new AbortController();

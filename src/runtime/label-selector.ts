@@ -27,7 +27,10 @@ export function parseLabelSelector(selector: string): Requirement[] {
   return splitTerms(selector).map((term): Requirement => {
     let m = /^([^\s!=]+)\s+(in|notin)\s+\(([^)]*)\)$/.exec(term);
     if (m) {
-      const values = m[3]!.split(',').map((v) => v.trim()).filter((v) => v !== '');
+      const values = m[3]!
+        .split(',')
+        .map((v) => v.trim())
+        .filter((v) => v !== '');
       return { op: m[2] === 'in' ? 'in' : 'notin', key: m[1]!, values };
     }
     m = /^([^\s!=]+)\s*(==|=|!=)\s*([^\s]*)$/.exec(term);
@@ -40,7 +43,9 @@ export function parseLabelSelector(selector: string): Requirement[] {
 }
 
 /** A predicate over an object's labels, compiled once. */
-export function labelMatcher(selector: LabelSelector | undefined): (labels: Readonly<Record<string, string>> | undefined) => boolean {
+export function labelMatcher(
+  selector: LabelSelector | undefined,
+): (labels: Readonly<Record<string, string>> | undefined) => boolean {
   if (selector === undefined || selector === '') return () => true;
   const reqs: Requirement[] =
     typeof selector === 'string'

@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { V1Lease } from '@kubernetes/client-node';
 import { isAlreadyExists, isConflict, isNotFound } from '../client/api-error.ts';
+import type { Kind } from '../client/kind.ts';
 import { ResourceClient } from '../client/resource-client.ts';
 import type { Transport } from '../client/transport.ts';
 import { builtinKinds } from './builtin-kinds.ts';
@@ -56,7 +57,7 @@ export class LeaderElector {
   private wake: (() => void) | undefined;
 
   constructor(transport: Transport, options: LeaderElectionOptions, log: Logger) {
-    this.leases = new ResourceClient(transport, builtinKinds.Lease as unknown as import('../client/kind.ts').Kind<LeaseObject>);
+    this.leases = new ResourceClient(transport, builtinKinds.Lease as unknown as Kind<LeaseObject>);
     this.name = options.id;
     this.namespace = options.namespace ?? process.env.POD_NAMESPACE ?? 'default';
     this.identity = options.identity ?? `${hostname()}_${randomBytes(4).toString('hex')}`;
@@ -121,7 +122,13 @@ export class LeaderElector {
       const now = microTime(new Date());
       await this.leases.replace({
         ...lease,
-        spec: { ...lease.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: now as unknown as Date, acquireTime: now as unknown as Date },
+        spec: {
+          ...lease.spec,
+          holderIdentity: '',
+          leaseDurationSeconds: 1,
+          renewTime: now as unknown as Date,
+          acquireTime: now as unknown as Date,
+        },
       });
       this.log.info('released the leader lease');
     } catch (err) {
@@ -166,7 +173,8 @@ export class LeaderElector {
       }
       const rec = this.record(lease);
       const recordKey = `${rec.holder}|${rec.renewTime ?? ''}`;
-      if (!this.observed || this.observed.record !== recordKey) this.observed = { record: recordKey, at: Date.now() };
+      if (!this.observed || this.observed.record !== recordKey)
+        this.observed = { record: recordKey, at: Date.now() };
       const held = rec.holder !== '' && rec.holder !== this.identity;
       const expired = this.observed.at + rec.leaseDurationSeconds * 1000 < Date.now();
       if (held && !expired) return false;
@@ -178,13 +186,16 @@ export class LeaderElector {
           holderIdentity: this.identity,
           leaseDurationSeconds: leaseSeconds,
           renewTime: microTime(now) as unknown as Date,
-          ...(takingOver ? { acquireTime: microTime(now) as unknown as Date, leaseTransitions: rec.transitions + 1 } : {}),
+          ...(takingOver
+            ? { acquireTime: microTime(now) as unknown as Date, leaseTransitions: rec.transitions + 1 }
+            : {}),
         },
       });
       this.observed = { record: `${this.identity}|${String(updated.spec?.renewTime ?? '')}`, at: Date.now() };
       return true;
     } catch (err) {
-      if (!isConflict(err) && !isAlreadyExists(err)) this.log.warn('leader lease update failed', { error: err });
+      if (!isConflict(err) && !isAlreadyExists(err))
+        this.log.warn('leader lease update failed', { error: err });
       return false;
     }
   }

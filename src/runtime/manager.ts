@@ -98,11 +98,17 @@ export class Manager implements BuilderHost {
 
   /** Starts declaring a controller. */
   controller(name: string): ControllerBuilder {
-    if (this.controllers.some((c) => c.name === name)) throw new Error(`a controller named "${name}" exists already`);
+    if (this.controllers.some((c) => c.name === name))
+      throw new Error(`a controller named "${name}" exists already`);
     return new ControllerBuilder(this, name);
   }
 
-  newController<T>(name: string, kind: Kind<T>, reconciler: Reconciler<T>, options: ControllerOptions): Controller<T> {
+  newController<T>(
+    name: string,
+    kind: Kind<T>,
+    reconciler: Reconciler<T>,
+    options: ControllerOptions,
+  ): Controller<T> {
     return new Controller<T>({
       name,
       kind,
@@ -188,7 +194,10 @@ export class Manager implements BuilderHost {
   private async startServers(): Promise<void> {
     const metrics = parseBindAddress(this.options.metricsBindAddress ?? ':8080');
     if (metrics) {
-      const { server, port } = await listen(metrics, metricsHandler(() => this.metrics.registry.render()));
+      const { server, port } = await listen(
+        metrics,
+        metricsHandler(() => this.metrics.registry.render()),
+      );
       this.servers.push(server);
       this.ports.metrics = port;
       this.log.info('serving metrics', { address: `${metrics.host}:${port}` });

@@ -7,10 +7,16 @@ import type { ObjectLike } from '../client/resource-client.ts';
  * Fails if another controller already owns the child, or on a namespaced owner of a child in another
  * namespace / a cluster-scoped child (which Kubernetes' GC does not allow).
  */
-export function setControllerReference<C extends ObjectLike>(owner: ObjectLike, child: C, options: { ownerNamespaced?: boolean } = {}): C {
+export function setControllerReference<C extends ObjectLike>(
+  owner: ObjectLike,
+  child: C,
+  options: { ownerNamespaced?: boolean } = {},
+): C {
   const om = owner.metadata ?? {};
   if (!owner.apiVersion || !owner.kind || !om.name || !om.uid) {
-    throw new Error('setControllerReference: the owner needs apiVersion, kind, metadata.name and metadata.uid (read it from the API first)');
+    throw new Error(
+      'setControllerReference: the owner needs apiVersion, kind, metadata.name and metadata.uid (read it from the API first)',
+    );
   }
   const ownerNamespaced = options.ownerNamespaced ?? om.namespace !== undefined;
   const cm = child.metadata ?? {};
@@ -19,7 +25,9 @@ export function setControllerReference<C extends ObjectLike>(owner: ObjectLike, 
       `setControllerReference: ${owner.kind} ${om.namespace}/${om.name} is namespaced and cannot own an object in ${cm.namespace ? `namespace ${cm.namespace}` : 'the cluster scope'}`,
     );
   }
-  const refs = [...(((cm as { ownerReferences?: OwnerReference[] }).ownerReferences ?? []) as OwnerReference[])];
+  const refs = [
+    ...(((cm as { ownerReferences?: OwnerReference[] }).ownerReferences ?? []) as OwnerReference[]),
+  ];
   const existing = refs.find((r) => r.controller);
   if (existing && existing.uid !== om.uid) {
     throw new Error(`setControllerReference: already controlled by ${existing.kind} ${existing.name}`);
@@ -40,5 +48,7 @@ export function setControllerReference<C extends ObjectLike>(owner: ObjectLike, 
 
 /** The controller ownerReference of an object, if any. */
 export function controllerOf(obj: ObjectLike): OwnerReference | undefined {
-  return ((obj.metadata as { ownerReferences?: OwnerReference[] } | undefined)?.ownerReferences ?? []).find((r) => r.controller);
+  return ((obj.metadata as { ownerReferences?: OwnerReference[] } | undefined)?.ownerReferences ?? []).find(
+    (r) => r.controller,
+  );
 }

@@ -50,10 +50,19 @@ export function anyOf<T>(...ps: Predicate<T>[]): Predicate<T> {
 
 export function passes<T>(ps: readonly Predicate<T>[], event: 'create' | 'delete', obj: T): boolean;
 export function passes<T>(ps: readonly Predicate<T>[], event: 'update', obj: T, oldObj: T): boolean;
-export function passes<T>(ps: readonly Predicate<T>[], event: 'create' | 'update' | 'delete', obj: T, oldObj?: T): boolean {
+export function passes<T>(
+  ps: readonly Predicate<T>[],
+  event: 'create' | 'update' | 'delete',
+  obj: T,
+  oldObj?: T,
+): boolean {
   for (const p of ps) {
     const ok =
-      event === 'create' ? (p.create?.(obj) ?? true) : event === 'delete' ? (p.delete?.(obj) ?? true) : (p.update?.(oldObj as T, obj) ?? true);
+      event === 'create'
+        ? (p.create?.(obj) ?? true)
+        : event === 'delete'
+          ? (p.delete?.(obj) ?? true)
+          : (p.update?.(oldObj as T, obj) ?? true);
     if (!ok) return false;
   }
   return true;

@@ -57,7 +57,10 @@ export class ReconcileClient {
     }
   }
 
-  async list<T extends ObjectLike>(kind: Kind<T>, options: { namespace?: string; labelSelector?: LabelSelector } = {}): Promise<T[]> {
+  async list<T extends ObjectLike>(
+    kind: Kind<T>,
+    options: { namespace?: string; labelSelector?: LabelSelector } = {},
+  ): Promise<T[]> {
     if (this.cached(kind, options.namespace)) return this.cache.list(kind, options);
     const selector = labelSelectorString(options.labelSelector);
     const list = await this.resource(kind).listAll({
@@ -80,7 +83,13 @@ export class ReconcileClient {
     return this.resource(kind).replace(obj, this.write(options));
   }
 
-  patch<T extends ObjectLike>(kind: Kind<T>, key: ObjectKey, type: PatchType, patch: unknown, options?: PatchOptions): Promise<T> {
+  patch<T extends ObjectLike>(
+    kind: Kind<T>,
+    key: ObjectKey,
+    type: PatchType,
+    patch: unknown,
+    options?: PatchOptions,
+  ): Promise<T> {
     return this.resource(kind).patch(key, type, patch, this.write(options));
   }
 
@@ -90,7 +99,11 @@ export class ReconcileClient {
   }
 
   /** Deletes; resolves false when the object was already gone. */
-  async delete<T extends ObjectLike>(kind: Kind<T>, key: ObjectKey, options?: DeleteOptions): Promise<boolean> {
+  async delete<T extends ObjectLike>(
+    kind: Kind<T>,
+    key: ObjectKey,
+    options?: DeleteOptions,
+  ): Promise<boolean> {
     try {
       await this.resource(kind).delete(key, options);
       return true;
@@ -104,7 +117,13 @@ export class ReconcileClient {
     return this.resource(kind).replaceStatus(obj, this.write(options));
   }
 
-  patchStatus<T extends ObjectLike>(kind: Kind<T>, key: ObjectKey, type: PatchType, patch: unknown, options?: PatchOptions): Promise<T> {
+  patchStatus<T extends ObjectLike>(
+    kind: Kind<T>,
+    key: ObjectKey,
+    type: PatchType,
+    patch: unknown,
+    options?: PatchOptions,
+  ): Promise<T> {
     return this.resource(kind).patchStatus(key, type, patch, this.write(options));
   }
 

@@ -9,7 +9,8 @@ export function parseBindAddress(address: string | undefined): { host: string; p
   const i = address.lastIndexOf(':');
   const host = i <= 0 ? '0.0.0.0' : address.slice(0, i).replace(/^\[|\]$/g, '');
   const port = Number(i < 0 ? address : address.slice(i + 1));
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid bind address "${address}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`invalid bind address "${address}"`);
   return { host, port };
 }
 
@@ -17,7 +18,7 @@ async function runChecks(checks: ReadonlyMap<string, Check>): Promise<{ ok: bool
   const lines: string[] = [];
   let ok = true;
   for (const [name, check] of checks) {
-    let pass = false;
+    let pass: boolean;
     try {
       pass = await check();
     } catch {
@@ -48,7 +49,9 @@ export function listen(
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(bind.port, bind.host, () => resolve({ server, port: (server.address() as AddressInfo).port }));
+    server.listen(bind.port, bind.host, () =>
+      resolve({ server, port: (server.address() as AddressInfo).port }),
+    );
   });
 }
 

@@ -25,7 +25,13 @@ export function specHash(spec: unknown): string {
 /** A copy of `obj` annotated with the hash of `spec`. */
 export function withSpecHash<T extends ObjectLike>(obj: T, spec: unknown): T {
   const meta = (obj.metadata ?? {}) as { annotations?: Record<string, string> };
-  return { ...obj, metadata: { ...obj.metadata, annotations: { ...meta.annotations, [SPEC_HASH_ANNOTATION]: specHash(spec) } } };
+  return {
+    ...obj,
+    metadata: {
+      ...obj.metadata,
+      annotations: { ...meta.annotations, [SPEC_HASH_ANNOTATION]: specHash(spec) },
+    },
+  };
 }
 
 /** True when the live object's annotation does not match the desired spec's hash. */

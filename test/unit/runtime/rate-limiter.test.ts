@@ -11,7 +11,10 @@ import {
 describe('ItemExponentialFailureRateLimiter', () => {
   it('doubles from 5 ms per failure of the same item and caps at 1000 s', () => {
     const rl = new ItemExponentialFailureRateLimiter<string>();
-    assert.deepEqual([1, 2, 3, 4].map(() => rl.when('a')), [5, 10, 20, 40]);
+    assert.deepEqual(
+      [1, 2, 3, 4].map(() => rl.when('a')),
+      [5, 10, 20, 40],
+    );
     assert.equal(rl.numRequeues('a'), 4);
     assert.equal(rl.when('b'), 5, 'items back off independently');
     for (let i = 0; i < 30; i++) rl.when('a');
@@ -46,7 +49,10 @@ describe('BucketRateLimiter', () => {
 describe('defaultControllerRateLimiter', () => {
   it('takes the larger of per-item backoff and the overall bucket', () => {
     const clock = new FakeClock();
-    const rl = new MaxOfRateLimiter<string>(new ItemExponentialFailureRateLimiter(5, 1000), new BucketRateLimiter(1, 1, clock));
+    const rl = new MaxOfRateLimiter<string>(
+      new ItemExponentialFailureRateLimiter(5, 1000),
+      new BucketRateLimiter(1, 1, clock),
+    );
     assert.equal(rl.when('a'), 5);
     assert.equal(rl.when('a'), 1000, 'bucket empty: wait for the next token');
     const d = defaultControllerRateLimiter<string>(clock);

@@ -5,7 +5,10 @@ import { ItemExponentialFailureRateLimiter } from '../../../src/runtime/rate-lim
 import { WorkQueue, type QueueMetrics } from '../../../src/runtime/workqueue.ts';
 
 function queue(clock = new FakeClock()): { q: WorkQueue<string>; clock: FakeClock } {
-  return { q: new WorkQueue<string>({ clock, rateLimiter: new ItemExponentialFailureRateLimiter(5, 1000) }), clock };
+  return {
+    q: new WorkQueue<string>({ clock, rateLimiter: new ItemExponentialFailureRateLimiter(5, 1000) }),
+    clock,
+  };
 }
 
 describe('WorkQueue', () => {
@@ -94,7 +97,13 @@ describe('WorkQueue', () => {
 
   it('reports depth, adds, latency, work duration and retries', async () => {
     const clock = new FakeClock();
-    const seen = { depth: [] as number[], adds: 0, latency: [] as number[], work: [] as number[], retries: 0 };
+    const seen = {
+      depth: [] as number[],
+      adds: 0,
+      latency: [] as number[],
+      work: [] as number[],
+      retries: 0,
+    };
     const metrics: QueueMetrics = {
       depth: (n) => seen.depth.push(n),
       add: () => seen.adds++,
@@ -102,7 +111,11 @@ describe('WorkQueue', () => {
       workDuration: (s) => seen.work.push(s),
       retry: () => seen.retries++,
     };
-    const q = new WorkQueue<string>({ clock, metrics, rateLimiter: new ItemExponentialFailureRateLimiter(5, 1000) });
+    const q = new WorkQueue<string>({
+      clock,
+      metrics,
+      rateLimiter: new ItemExponentialFailureRateLimiter(5, 1000),
+    });
     q.add('a');
     q.add('a');
     clock.step(2000);

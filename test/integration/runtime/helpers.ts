@@ -1,0 +1,57 @@
+import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  ApiextensionsV1Api,
+  CoreV1Api,
+  type KubeConfig,
+  type V1CustomResourceDefinition,
+} from '@kubernetes/client-node';
+import { parse } from 'yaml';
+import { createLogger, type Logger } from '../../../src/runtime/index.ts';
+
+/** Polls `fn` until it returns a value other than undefined/false, or fails after `timeoutMs`. */
+export async function eventually<T>(
+  what: string,
+  fn: () => Promise<T | undefined | false>,
+  timeoutMs = 20_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const v = await fn();
+      if (v !== undefined && v !== false) return v;
+    } catch (err) {
+      last = err;
+    }
+    await sleep(50);
+  }
+  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+}
+
+export async function installCrd(kc: KubeConfig, file: URL): Promise<void> {
+  const ext = kc.makeApiClient(ApiextensionsV1Api);
+  const crd = parse(readFileSync(file, 'utf8')) as V1CustomResourceDefinition;
+  await ext.createCustomResourceDefinition({ body: crd });
+  await eventually('CRD established', async () => {
+    const got = await ext.readCustomResourceDefinition({ name: crd.metadata!.name! });
+    return got.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True');
+  });
+}
+
+export async function createNamespace(kc: KubeConfig, name: string): Promise<void> {
+  await kc.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name } } });
+}
+
+/** A logger that keeps lines for assertions (and prints errors when OP_GEN_TEST_LOG is set). */
+export function memoryLogger(): { logger: Logger; lines: Record<string, unknown>[] } {
+  const lines: Record<string, unknown>[] = [];
+  const logger = createLogger({
+    level: 'debug',
+    write: (line) => {
+      lines.push(JSON.parse(line) as Record<string, unknown>);
+      if (process.env.OP_GEN_TEST_LOG) process.stderr.write(line);
+    },
+  });
+  return { logger, lines };
+}

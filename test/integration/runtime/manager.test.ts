@@ -1,0 +1,313 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import {
+  builtinKinds,
+  isConflict,
+  Manager,
+  ReconcileClient,
+  Transport,
+  InformerCache,
+  type ReconcileContext,
+  type Reconciler,
+  type Request,
+} from '../../../src/runtime/index.ts';
+import { controlPlaneSkip, startControlPlane, type ControlPlane } from '../../../src/testing/index.ts';
+import type { MemcachedReconciler } from '../../fixtures/runtime/memcached-operator.ts';
+import {
+  FINALIZER,
+  MemcachedKind,
+  setupMemcachedController,
+  type Memcached,
+} from '../../fixtures/runtime/memcached-operator.ts';
+import { createNamespace, eventually, installCrd, memoryLogger } from './helpers.ts';
+
+const CRD = new URL('../../fixtures/runtime/memcached-crd.yaml', import.meta.url);
+
+function memcached(namespace: string, name: string, size = 1): Memcached {
+  return {
+    apiVersion: 'cache.example.com/v1alpha1',
+    kind: 'Memcached',
+    metadata: { name, namespace },
+    spec: { image: 'memcached:1.6', size },
+  };
+}
+
+describe('op-gen/runtime against a real API server', { timeout: 180_000, skip: controlPlaneSkip() }, () => {
+  let cp: ControlPlane;
+  let mgr: Manager;
+  let running: Promise<void>;
+  let reconciler: MemcachedReconciler;
+  const cleaned: string[] = [];
+  const ns = 'sample';
+  const { logger, lines } = memoryLogger();
+
+  before(async () => {
+    cp = await startControlPlane();
+    await installCrd(cp.kubeConfig, CRD);
+    await createNamespace(cp.kubeConfig, ns);
+    mgr = await Manager.create({
+      kubeConfig: cp.kubeConfig,
+      metricsBindAddress: '127.0.0.1:0',
+      healthProbeBindAddress: '127.0.0.1:0',
+      handleSignals: false,
+      logger,
+      gracefulShutdownTimeoutMs: 5_000,
+    });
+    reconciler = setupMemcachedController(mgr);
+    reconciler.onCleanup = async (o) => {
+      cleaned.push(o.metadata.name ?? '');
+    };
+    running = mgr.start();
+    await mgr.ready;
+  });
+
+  after(async () => {
+    await mgr?.stop();
+    await running;
+    await cp?.stop();
+  });
+
+  const api = () => mgr.client.resource(MemcachedKind);
+  const deployments = () => mgr.client.resource(builtinKinds.Deployment);
+
+  it('converges: Deployment and Service owned by the CR, finalizer set, Ready with observedGeneration', async () => {
+    await api().create(memcached(ns, 'one', 2));
+    const ready = await eventually('Ready', async () => {
+      const o = await api().get({ namespace: ns, name: 'one' });
+      const c = o.status?.conditions?.find((x) => x.type === 'Ready');
+      return c?.status === 'True' ? o : undefined;
+    });
+    assert.deepEqual(ready.metadata.finalizers, [FINALIZER]);
+    assert.equal(ready.status?.conditions?.[0]?.observedGeneration, ready.metadata.generation);
+    const dep = await deployments().get({ namespace: ns, name: 'one' });
+    assert.equal(dep.spec?.replicas, 2);
+    const owner = dep.metadata?.ownerReferences?.[0];
+    assert.equal(owner?.uid, ready.metadata.uid);
+    assert.equal(owner?.controller, true);
+    const svc = await mgr.client.resource(builtinKinds.Service).get({ namespace: ns, name: 'one' });
+    assert.equal(svc.metadata?.ownerReferences?.[0]?.kind, 'Memcached');
+  });
+
+  it('recreates a deleted child', async () => {
+    const before = await deployments().get({ namespace: ns, name: 'one' });
+    await deployments().delete({ namespace: ns, name: 'one' });
+    const after = await eventually('Deployment recreated', async () => {
+      try {
+        const d = await deployments().get({ namespace: ns, name: 'one' });
+        return d.metadata?.uid !== before.metadata?.uid ? d : undefined;
+      } catch {
+        return undefined;
+      }
+    });
+    assert.equal(after.metadata?.ownerReferences?.[0]?.name, 'one');
+  });
+
+  it('follows a spec change into the child and the condition', async () => {
+    await api().patch({ namespace: ns, name: 'one' }, 'merge', { spec: { size: 3 } });
+    await eventually(
+      'replicas 3',
+      async () => (await deployments().get({ namespace: ns, name: 'one' })).spec?.replicas === 3,
+    );
+    await eventually('observedGeneration 2', async () => {
+      const o = await api().get({ namespace: ns, name: 'one' });
+      return o.status?.conditions?.[0]?.observedGeneration === 2;
+    });
+  });
+
+  it('reverts drift of an owned field (server-side apply re-applies it)', async () => {
+    await deployments().patch({ namespace: ns, name: 'one' }, 'merge', { spec: { replicas: 7 } });
+    await eventually(
+      'replicas back to 3',
+      async () => (await deployments().get({ namespace: ns, name: 'one' })).spec?.replicas === 3,
+    );
+  });
+
+  it('runs the finalizer cleanup on delete, then lets the object go', async () => {
+    await api().create(memcached(ns, 'doomed'));
+    await eventually('finalizer added', async () =>
+      (await api().get({ namespace: ns, name: 'doomed' })).metadata.finalizers?.includes(FINALIZER),
+    );
+    await api().delete({ namespace: ns, name: 'doomed' });
+    await eventually('object gone', async () => {
+      try {
+        await api().get({ namespace: ns, name: 'doomed' });
+        return false;
+      } catch {
+        return true;
+      }
+    });
+    // Cleanup must be idempotent: a pass on a cache that has not yet seen the finalizer's removal may
+    // run it again (its finalizer update then fails with a Conflict and is dropped).
+    assert.ok(
+      cleaned.length >= 1 && cleaned.every((n) => n === 'doomed'),
+      `cleanup ran for ${cleaned.join(',')}`,
+    );
+  });
+
+  it('a write from a stale object is a typed Conflict, never a crash', async () => {
+    const stale = await api().get({ namespace: ns, name: 'one' });
+    await api().patch({ namespace: ns, name: 'one' }, 'merge', { metadata: { labels: { touched: 'yes' } } });
+    await assert.rejects(
+      mgr.client.update(MemcachedKind, { ...stale, metadata: { ...stale.metadata, labels: { mine: 'x' } } }),
+      (err) => isConflict(err),
+    );
+  });
+
+  it('a reconcile that hits a conflict is requeued and then succeeds', async () => {
+    const seen: string[] = [];
+    let conflicts = 0;
+    class Flaky implements Reconciler<Memcached> {
+      async reconcile(ctx: ReconcileContext<Memcached>, req: Request): Promise<void> {
+        const obj = await ctx.client.get(MemcachedKind, req);
+        if (!obj || req.name !== 'flaky') return;
+        seen.push(obj.metadata.resourceVersion ?? '');
+        if (conflicts === 0) {
+          // A concurrent writer changes the object between our read and our write.
+          await api().patch(req, 'merge', { metadata: { annotations: { writer: 'other' } } });
+        }
+        try {
+          await ctx.client.update(MemcachedKind, {
+            ...obj,
+            metadata: { ...obj.metadata, annotations: { ...obj.metadata.annotations, done: 'yes' } },
+          });
+        } catch (err) {
+          if (isConflict(err)) conflicts++;
+          throw err;
+        }
+      }
+    }
+    mgr.controller('flaky').for(MemcachedKind).complete(new Flaky());
+    await api().create(memcached(ns, 'flaky'));
+    await eventually(
+      'annotation written after the conflict',
+      async () => (await api().get({ namespace: ns, name: 'flaky' })).metadata.annotations?.done === 'yes',
+    );
+    assert.ok(conflicts >= 1, 'the first write conflicted');
+    assert.ok(
+      lines.some((l) => l.msg === 'conflict writing a stale object; requeueing' && l.controller === 'flaky'),
+    );
+  });
+
+  it('serves /metrics, /healthz and /readyz', async () => {
+    const metrics = await (await fetch(`http://127.0.0.1:${mgr.ports.metrics}/metrics`)).text();
+    assert.match(
+      metrics,
+      /controller_runtime_reconcile_total\{controller="memcached",result="success"\} \d+/,
+    );
+    assert.match(metrics, /workqueue_adds_total\{name="memcached"\} \d+/);
+    assert.match(metrics, /controller_runtime_reconcile_errors_total\{controller="flaky"\} [1-9]/);
+    assert.equal((await fetch(`http://127.0.0.1:${mgr.ports.health}/healthz`)).status, 200);
+    const ready = await fetch(`http://127.0.0.1:${mgr.ports.health}/readyz`);
+    assert.equal(ready.status, 200);
+    assert.match(await ready.text(), /\[\+\]informers ok/);
+  });
+
+  it('survives a kube-apiserver restart: watches resume and a later change converges', async () => {
+    const watchesBefore = Object.values(mgr.cache.stats()).reduce((a, s) => a + s.watches, 0);
+    await cp.restartApiServer({ downtimeMs: 500 });
+    await api().patch({ namespace: ns, name: 'one' }, 'merge', { spec: { size: 4 } });
+    await eventually(
+      'replicas 4 after restart',
+      async () => (await deployments().get({ namespace: ns, name: 'one' })).spec?.replicas === 4,
+      60_000,
+    );
+    await api().create(memcached(ns, 'after-restart'));
+    await eventually(
+      'new object Ready after restart',
+      async () => {
+        const o = await api().get({ namespace: ns, name: 'after-restart' });
+        return o.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
+      },
+      60_000,
+    );
+    const watchesAfter = Object.values(mgr.cache.stats()).reduce((a, s) => a + s.watches, 0);
+    assert.ok(watchesAfter > watchesBefore, 'the informers opened new watches');
+  });
+
+  it('reads come from the cache and honour label selectors', async () => {
+    const cache = new InformerCache(await Transport.fromKubeConfig(cp.kubeConfig), { logger });
+    const client = new ReconcileClient(await Transport.fromKubeConfig(cp.kubeConfig), cache, 'test');
+    cache.informersFor(builtinKinds.Deployment);
+    cache.start();
+    await cache.waitForSync();
+    const all = await client.list(builtinKinds.Deployment, { namespace: ns });
+    const some = await client.list(builtinKinds.Deployment, {
+      namespace: ns,
+      labelSelector: { 'app.kubernetes.io/instance': 'one' },
+    });
+    assert.ok(all.length >= 2);
+    assert.equal(some.length, 1);
+    assert.equal(await client.get(builtinKinds.Deployment, { namespace: ns, name: 'missing' }), undefined);
+    await cache.stop();
+  });
+});
+
+describe('leader election on a Lease', { timeout: 120_000, skip: controlPlaneSkip() }, () => {
+  let cp: ControlPlane;
+  before(async () => {
+    cp = await startControlPlane();
+  });
+  after(async () => {
+    await cp?.stop();
+  });
+
+  it('elects one leader; the other takes over within the lease duration when it stops', async () => {
+    const le = {
+      enabled: true,
+      id: 'sample-lock',
+      namespace: 'default',
+      leaseDurationMs: 3000,
+      renewDeadlineMs: 2000,
+      retryPeriodMs: 300,
+    };
+    const make = async (identity: string) =>
+      Manager.create({
+        kubeConfig: cp.kubeConfig,
+        metricsBindAddress: '0',
+        healthProbeBindAddress: '0',
+        handleSignals: false,
+        logger: memoryLogger().logger,
+        leaderElection: { ...le, identity },
+      });
+    const a = await make('a');
+    const b = await make('b');
+    const runA = a.start();
+    await a.ready;
+    const runB = b.start();
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.equal(a.isLeader, true);
+    assert.equal(b.isLeader, false, 'only one leader');
+    const stoppedAt = Date.now();
+    await a.stop();
+    await runA;
+    await b.ready;
+    const took = Date.now() - stoppedAt;
+    assert.ok(took < le.leaseDurationMs, `took over in ${took} ms`);
+    assert.equal(b.isLeader, true);
+    await b.stop();
+    await runB;
+  });
+
+  it('without release, a crashed leader is replaced once its lease expires', async () => {
+    const le = {
+      enabled: true,
+      id: 'crash-lock',
+      namespace: 'default',
+      leaseDurationMs: 2000,
+      renewDeadlineMs: 1500,
+      retryPeriodMs: 200,
+    };
+    const { LeaderElector } = await import('../../../src/runtime/index.ts');
+    const t = await Transport.fromKubeConfig(cp.kubeConfig);
+    const crashed = new LeaderElector(t, { ...le, identity: 'crashed' }, memoryLogger().logger);
+    assert.equal(await crashed.acquire(), true);
+    // The crashed leader neither renews nor releases.
+    const other = new LeaderElector(t, { ...le, identity: 'other' }, memoryLogger().logger);
+    const started = Date.now();
+    assert.equal(await other.acquire(), true);
+    const took = Date.now() - started;
+    assert.ok(took >= 1000 && took < le.leaseDurationMs + 2000, `took over after ${took} ms`);
+    await other.release();
+    t.close();
+  });
+});
