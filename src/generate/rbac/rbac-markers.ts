@@ -32,12 +32,19 @@ function jsDocComments(sourceFile: ts.SourceFile): ts.CommentRange[] {
 }
 
 /** The `@rbac` tags of a file's JSDoc comments, with their lines. */
-export function findRbacTags(sourceFile: ts.SourceFile): RawTag[] {
+export function findRbacTags(sourceFile: ts.SourceFile, display: string = sourceFile.fileName): RawTag[] {
   const tags: RawTag[] = [];
   for (const range of jsDocComments(sourceFile)) {
     const line = sourceFile.getLineAndCharacterOfPosition(range.pos).line + 1;
     const comment = parseDocComment(sourceFile.text.slice(range.pos, range.end), line);
-    tags.push(...comment.tags.filter((t) => rbacMarkers.knows(t.name)));
+    for (const tag of comment.tags) {
+      if (rbacMarkers.knows(tag.name)) tags.push(tag);
+      else if (rbacMarkers.suggest(tag.name)) {
+        throw new OpGenError(
+          `${display}:${tag.line}: @${tag.name}: unknown tag. Did you mean @rbac? (see docs/generate-rbac.md)`,
+        );
+      }
+    }
   }
   return tags;
 }
@@ -83,5 +90,5 @@ export function parseRbacTag(tag: RawTag, file: string): RbacRule {
 }
 
 export function rbacMarkerRules(sourceFile: ts.SourceFile, file: string): RbacRule[] {
-  return findRbacTags(sourceFile).map((tag) => parseRbacTag(tag, file));
+  return findRbacTags(sourceFile, file).map((tag) => parseRbacTag(tag, file));
 }

@@ -16,7 +16,8 @@ export class NotStaticError extends Error {
   }
 }
 
-const RUNTIME_MODULE = /(^op-gen\/runtime$)|(\/runtime(\/index(\.[cm]?[jt]s)?)?$)/;
+/** `op-gen/runtime`, or op-gen's own runtime sources (`.../runtime`, `.../runtime/index.ts`, `.../runtime/builtin-kinds.ts`). */
+const RUNTIME_MODULE = /(^op-gen\/runtime$)|(\/runtime(\/(index|builtin-kinds)(\.[cm]?[jt]s)?)?$)/;
 const MAX_DEPTH = 32;
 
 function isObject(value: StaticValue): value is StaticObject {

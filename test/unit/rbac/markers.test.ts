@@ -70,6 +70,19 @@ describe('@rbac markers', () => {
     );
   });
 
+  it('reports a tag one letter away from @rbac as a typo', () => {
+    const file = parse('/**\n * @rback groups=apps resources=x verbs=get\n */\nexport class R {}');
+    assert.throws(
+      () => rbacMarkerRules(file, 'src/r.ts'),
+      /^OpGenError: src\/r\.ts:2: @rback: unknown tag\. Did you mean @rbac\?/,
+    );
+    // other tools' tags pass through
+    assert.deepEqual(
+      rbacMarkerRules(parse('/** @param x the x\n * @returns y */\nfunction f(x) {}'), 'f.ts'),
+      [],
+    );
+  });
+
   const bad: [string, RegExp][] = [
     ['groups=apps resources=deployments verb=get', /^f\.ts:4: @rbac: unknown argument "verb"/],
     ['groups=apps groups=batch verbs=get', /^f\.ts:4: @rbac: argument "groups" is given twice/],
