@@ -2,9 +2,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 /**
- * A synthetic API for benchmarks, described once as data and rendered per language. The same model
- * renders as op-gen TypeScript types (here) and, for the side-by-side bench (issue 10), as Go types
- * with the equivalent +kubebuilder markers, so both generators do the same work.
+ * A synthetic API for benchmarks, described once as data and rendered per language: as op-gen
+ * TypeScript types (here) and as Go types with the equivalent +kubebuilder markers
+ * (bench/compare/synthetic-go.ts), so op-gen and controller-gen do the same work.
  *
  * Fields cycle through: bounded integers, patterned strings, enums, `listType=map` arrays of objects,
  * nested objects holding a map. Status has conditions, observedGeneration and replicas; every kind has

@@ -5,7 +5,14 @@ export interface DocComment {
   /** The text before the first tag: paragraphs kept, lines joined with `\n`, trimmed. */
   readonly description: string;
   readonly tags: readonly RawTag[];
+  /**
+   * `@word`s in the middle of a line (after a space, outside backticks): not tags, but a registry can
+   * tell the user when one is a marker written where JSDoc does not read it.
+   */
+  readonly inline: readonly { readonly name: string; readonly line: number }[];
 }
+
+const INLINE_TAG = /(?:^|\s)@([A-Za-z][\w:.-]*)/g;
 
 const TAG_LINE = /^@([A-Za-z][\w:.-]*)(?:\s+|$)/;
 
@@ -19,12 +26,19 @@ export function parseDocComment(comment: string, startLine: number): DocComment 
   const lines = body.split('\n');
   const description: string[] = [];
   const tags: { name: string; text: string[]; line: number }[] = [];
+  const inline: { name: string; line: number }[] = [];
   let inFence = false;
   lines.forEach((rawLine, index) => {
     const line = rawLine.replace(/^\s*\*? ?/, '').replace(/\s+$/, '');
     const trimmed = line.trim();
     if (trimmed.startsWith('```')) inFence = !inFence;
     const match = inFence ? null : TAG_LINE.exec(trimmed);
+    if (!inFence && trimmed.includes('@')) {
+      const rest = (match ? trimmed.slice(match[0].length) : trimmed)
+        .replace(/`[^`]*`/g, '')
+        .replace(/"(?:[^"\\]|\\.)*"/g, '');
+      for (const m of rest.matchAll(INLINE_TAG)) inline.push({ name: m[1] ?? '', line: startLine + index });
+    }
     if (match) {
       tags.push({ name: match[1] ?? '', text: [trimmed.slice(match[0].length)], line: startLine + index });
     } else if (tags.length > 0) {
@@ -41,11 +55,17 @@ export function parseDocComment(comment: string, startLine: number): DocComment 
       text: t.text.join('\n').trim().replaceAll('*\\/', '*/'),
       line: t.line,
     })),
+    inline,
   };
 }
 
 function normaliseDescription(lines: readonly string[]): string {
-  // Drop common indentation, trailing/leading blank lines; keep paragraphs.
-  const text = lines.join('\n').replace(/\n{3,}/g, '\n\n');
-  return text.trim();
+  // As controller-gen: a line `---` ends the description (notes for code readers may follow).
+  const cut = lines.findIndex((l) => l.trim() === '---');
+  const kept = cut < 0 ? lines : lines.slice(0, cut);
+  // Keep paragraphs, drop runs of blank lines and leading/trailing blank lines.
+  return kept
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }

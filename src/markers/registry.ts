@@ -206,7 +206,18 @@ export class MarkerRegistry<Effect> {
     tags: readonly RawTag[],
     target: MarkerTarget,
     file: string,
+    inline: readonly { readonly name: string; readonly line: number }[] = [],
   ): { markers: ParsedMarker<Effect>[]; unknown: RawTag[] } {
+    for (const tag of inline) {
+      if (this.knows(tag.name)) {
+        throw markerError(
+          { file, line: tag.line },
+          tag.name,
+          'stands in the middle of a line, where it is not read as a marker',
+          'Start a new comment line with it (one marker per line)',
+        );
+      }
+    }
     const markers: ParsedMarker<Effect>[] = [];
     const unknown: RawTag[] = [];
     const seen = new Set<string>();

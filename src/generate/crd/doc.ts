@@ -1,7 +1,7 @@
 import type { ts as TS } from 'ts-morph';
 import { parseDocComment, type DocComment } from '../../markers/index.ts';
 
-const EMPTY: DocComment = { description: '', tags: [] };
+const EMPTY: DocComment = { description: '', tags: [], inline: [] };
 
 /** The `/** *\/` comment right before a declaration, split into description and tags. */
 export function docOf(ts: typeof TS, node: TS.Node, file: TS.SourceFile): DocComment {

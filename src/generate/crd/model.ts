@@ -90,7 +90,12 @@ export async function walkApi(
     if (!gvFile) throw new OpGenError(`${display(folder.groupVersionFile)}: cannot be read`);
     const { group, version, statement } = readGroupVersion(ts, gvFile, display(folder.groupVersionFile));
     const pkgDoc = docOf(ts, statement, gvFile);
-    const pkgMarkers = crdMarkers.parseAll(pkgDoc.tags, 'package', display(gvFile.fileName)).markers;
+    const pkgMarkers = crdMarkers.parseAll(
+      pkgDoc.tags,
+      'package',
+      display(gvFile.fileName),
+      pkgDoc.inline,
+    ).markers;
     if (pkgMarkers.some((m) => m.spec.name === 'skip')) continue;
     for (const fileName of folder.files) {
       const file = api.program.getSourceFile(fileName);

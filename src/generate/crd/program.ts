@@ -6,6 +6,7 @@ import { LIB_STUB, LIB_STUB_PATH } from './lib-stub.ts';
 /** Where virtual stubs of @kubernetes/client-node live; a type declared under it is a built-in. */
 export const K8S_STUB_DIR = '/__op-gen__/k8s/';
 export const K8S_MODULE = '@kubernetes/client-node';
+const OP_GEN_SUBPATH_STUB = '/__op-gen__/op-gen-subpath.d.ts';
 
 /** op-gen's own entry (the helper types): src/index.ts when run from source, dist/index.d.ts when built. */
 export function opGenTypesEntry(): string {
@@ -93,6 +94,17 @@ export function createApiProgram(ts: typeof TS, rootFiles: readonly string[], cw
             resolvedModule: {
               resolvedFileName: opGenEntry,
               extension: opGenEntry.endsWith('.d.ts') ? ts.Extension.Dts : ts.Extension.Ts,
+              isExternalLibraryImport: false,
+            },
+          };
+        }
+        if (name.startsWith('op-gen/')) {
+          // op-gen/runtime, op-gen/testing: values, never field types; not worth parsing their declarations.
+          texts.set(OP_GEN_SUBPATH_STUB, 'export {};');
+          return {
+            resolvedModule: {
+              resolvedFileName: OP_GEN_SUBPATH_STUB,
+              extension: ts.Extension.Dts,
               isExternalLibraryImport: false,
             },
           };

@@ -131,8 +131,13 @@ export class SchemaBuilder {
     target: 'type' | 'field',
   ): { doc: DocComment; markers: CrdMarker[]; unknown: RawTag[] } {
     const doc = this.doc(node);
-    if (doc.tags.length === 0) return { doc, markers: [], unknown: [] };
-    const parsed = crdMarkers.parseAll(doc.tags, target, this.display(node.getSourceFile().fileName));
+    if (doc.tags.length === 0 && doc.inline.length === 0) return { doc, markers: [], unknown: [] };
+    const parsed = crdMarkers.parseAll(
+      doc.tags,
+      target,
+      this.display(node.getSourceFile().fileName),
+      doc.inline,
+    );
     return { doc, ...parsed };
   }
 

@@ -107,8 +107,15 @@ export function checkStructural(
         'Use @listType map with @listMapKey for objects',
       );
     }
-    if (node.nullable && node.default === null) {
-      // allowed
+    if (node.default !== undefined) {
+      const problem = valueProblem(node.default, node);
+      if (problem)
+        fail(
+          node,
+          path,
+          `@default ${JSON.stringify(node.default)} ${problem}`,
+          'Give a default that fits the type',
+        );
     }
     for (const [name, child] of Object.entries(node.properties ?? {})) {
       if (inside.root && name === 'metadata') {
@@ -156,4 +163,26 @@ export function truncateDescriptions(node: JSONSchemaProps, maxLen: number): JSO
     out.additionalProperties = truncateDescriptions(out.additionalProperties, maxLen);
   }
   return out;
+}
+
+/** Why `value` does not fit `schema`'s type or enum (undefined when it fits; shallow). */
+function valueProblem(value: unknown, schema: JSONSchemaProps): string | undefined {
+  if (value === null) return schema.nullable ? undefined : 'is null but the field is not nullable';
+  if (schema['x-kubernetes-int-or-string']) {
+    return typeof value === 'string' || Number.isInteger(value)
+      ? undefined
+      : 'is neither an integer nor a string';
+  }
+  const actual = Array.isArray(value) ? 'array' : typeof value === 'object' ? 'object' : typeof value;
+  const fits =
+    schema.type === undefined ||
+    (schema.type === 'integer' && Number.isInteger(value)) ||
+    (schema.type === 'number' && actual === 'number') ||
+    schema.type === actual;
+  if (!fits)
+    return `is ${actual === 'number' && schema.type === 'integer' ? 'not an integer' : `a ${actual}`}, the field is ${schema.type}`;
+  if (schema.enum && !schema.enum.some((e) => JSON.stringify(e) === JSON.stringify(value))) {
+    return `is not one of ${schema.enum.map((e) => JSON.stringify(e)).join(', ')}`;
+  }
+  return undefined;
 }

@@ -34,6 +34,29 @@ describe('parseDocComment', () => {
     assert.match(doc.tags[2]?.text ?? '', /@\.type=="Ready"/);
   });
 
+  it('notes @words in the middle of lines, outside backticks and quotes', () => {
+    const doc = parseDocComment(
+      [
+        '/**',
+        ' * Size. @minimum 1',
+        ' * mail me@example.com, use `@kind`',
+        ' * @validation rule="x @y"',
+        ' */',
+      ].join('\n'),
+      1,
+    );
+    assert.deepEqual(doc.inline, [{ name: 'minimum', line: 2 }]);
+  });
+
+  it('ends the description at a --- line, as controller-gen does', () => {
+    const doc = parseDocComment(
+      ['/**', ' * Shown.', ' * ---', ' * Hidden note.', ' * @minimum 1', ' */'].join('\n'),
+      1,
+    );
+    assert.equal(doc.description, 'Shown.');
+    assert.equal(doc.tags[0]?.name, 'minimum');
+  });
+
   it('reads a one-line comment', () => {
     const doc = parseDocComment('/** @kind */', 3);
     assert.equal(doc.description, '');
