@@ -44,7 +44,9 @@ export const generateTypesCommand: CommandModule = {
             return;
           }
           for (const f of result.files)
-            ctx.stdout.write(`${result.changed.includes(f.path) ? 'wrote    ' : 'unchanged'} ${shown(f.path)}\n`);
+            ctx.stdout.write(
+              `${result.changed.includes(f.path) ? 'wrote    ' : 'unchanged'} ${shown(f.path)}\n`,
+            );
         },
       );
   },

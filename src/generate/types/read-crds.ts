@@ -59,7 +59,8 @@ export function readCrdInput(from: string, cwd: string, stdin?: () => string): C
         .sort()
         .map((f) => join(path, f))
     : [path];
-  if (files.length === 0) throw new OpGenError(`--from ${from}: the directory holds no .yaml/.yml/.json file.`);
+  if (files.length === 0)
+    throw new OpGenError(`--from ${from}: the directory holds no .yaml/.yml/.json file.`);
   return files.flatMap((file) => {
     const shown = relative(cwd, file).startsWith('..') ? file : relative(cwd, file);
     return parseCrdDocuments(readFileSync(file, 'utf8'), shown);
@@ -76,7 +77,7 @@ export function parseCrdDocuments(text: string, source: string): CrdDocument[] {
   }
   const out: CrdDocument[] = [];
   docs.forEach((doc, index) => {
-    const line = lineCounter.linePos(doc.range[0]).line;
+    const line = lineCounter.linePos(doc.contents?.range[0] ?? doc.range[0]).line;
     const where = describeDocument({ source, index, line });
     const syntax = doc.errors[0];
     if (syntax) {

@@ -66,7 +66,12 @@ export async function renderKindVersion(
     type: 'object',
     properties: sortedKeys(properties),
     required: [
-      ...new Set([...(Array.isArray(schema.required) ? schema.required : []), 'apiVersion', 'kind', 'metadata']),
+      ...new Set([
+        ...(Array.isArray(schema.required) ? schema.required : []),
+        'apiVersion',
+        'kind',
+        'metadata',
+      ]),
     ].sort(),
     additionalProperties: false,
   };
@@ -117,7 +122,9 @@ function docOf(schema: JSONSchema | undefined): string | undefined {
 }
 
 function sortedKeys<T>(record: Record<string, T>): Record<string, T> {
-  return Object.fromEntries(Object.keys(record)
-    .sort()
-    .map((k) => [k, record[k] as T]));
+  return Object.fromEntries(
+    Object.keys(record)
+      .sort()
+      .map((k) => [k, record[k] as T]),
+  );
 }
