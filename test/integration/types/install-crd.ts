@@ -19,7 +19,11 @@ const CrdKind = defineKind<CrdObject>({
 });
 
 /** Creates a CRD (YAML text) and waits until its resource answers a list: Established and served. */
-export async function installCrd(transport: Transport, yamlText: string, served: Kind): Promise<void> {
+export async function installCrd(
+  transport: Transport,
+  yamlText: string,
+  served: Kind<ObjectLike>,
+): Promise<void> {
   const crds = new ResourceClient(transport, CrdKind);
   await crds.create(parse(yamlText) as CrdObject);
   const resources = new ResourceClient(transport, served);
