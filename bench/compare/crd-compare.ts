@@ -35,7 +35,11 @@ export interface CrdComparison {
 }
 
 function side(runs: Measured[]): CrdSide {
-  return { wallMs: summarize(runs.map((r) => r.wallMs)), peakRssMb: summarize(runs.map((r) => r.peakRssMb)), runs };
+  return {
+    wallMs: summarize(runs.map((r) => r.wallMs)),
+    peakRssMb: summarize(runs.map((r) => r.peakRssMb)),
+    runs,
+  };
 }
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -48,7 +52,10 @@ function normalize(value: Json, path: string): Json {
     for (const key of Object.keys(value).sort()) {
       if (path === '.metadata' && key === 'annotations') continue;
       const v = value[key] as Json;
-      out[key] = key === 'description' && typeof v === 'string' ? v.replace(/\s+/g, ' ').trim() : normalize(v, `${path}.${key}`);
+      out[key] =
+        key === 'description' && typeof v === 'string'
+          ? v.replace(/\s+/g, ' ').trim()
+          : normalize(v, `${path}.${key}`);
     }
     return out;
   }
@@ -67,7 +74,9 @@ function diff(a: Json, b: Json, path: string, out: string[]): void {
     a.forEach((v, i) => diff(v, b[i] ?? null, `${path}[${i}]`, out));
     return;
   }
-  out.push(`${path}: controller-gen ${JSON.stringify(b)?.slice(0, 120)} vs op-gen ${JSON.stringify(a)?.slice(0, 120)}`);
+  out.push(
+    `${path}: controller-gen ${JSON.stringify(b)?.slice(0, 120)} vs op-gen ${JSON.stringify(a)?.slice(0, 120)}`,
+  );
 }
 
 export function compareCrdDirs(opGenDir: string, controllerGenDir: string): string[] {
@@ -85,7 +94,11 @@ export function compareCrdDirs(opGenDir: string, controllerGenDir: string): stri
   return differences;
 }
 
-export async function compareCrdGeneration(options: { kinds: number; fields: number; runs: number }): Promise<CrdComparison> {
+export async function compareCrdGeneration(options: {
+  kinds: number;
+  fields: number;
+  runs: number;
+}): Promise<CrdComparison> {
   const api = syntheticApi({ kinds: options.kinds, fields: options.fields });
   const work = mkdtempSync(join(tmpdir(), 'op-gen-bench-crd-'));
   try {
@@ -147,9 +160,15 @@ export function printCrdComparison(r: CrdComparison): void {
   console.log('                    wall ms (min / median / max)   peak RSS MB (min / median / max)');
   console.log(`op-gen              ${fmt(r.opGen.wallMs).padEnd(31)}${fmt(r.opGen.peakRssMb)}`);
   if (r.controllerGen) {
-    console.log(`controller-gen      ${fmt(r.controllerGen.wallMs).padEnd(31)}${fmt(r.controllerGen.peakRssMb)}`);
-    console.log(`ratio of medians    wall ${r.wallRatio!.toFixed(2)} (target ≤ 1.00)   RSS ${r.rssRatio!.toFixed(2)} (op-gen target ≤ 170 MB)`);
-    console.log(r.equivalent ? 'schemas: equivalent' : `schemas: NOT equivalent:\n  ${r.differences.join('\n  ')}`);
+    console.log(
+      `controller-gen      ${fmt(r.controllerGen.wallMs).padEnd(31)}${fmt(r.controllerGen.peakRssMb)}`,
+    );
+    console.log(
+      `ratio of medians    wall ${r.wallRatio!.toFixed(2)} (target ≤ 1.00)   RSS ${r.rssRatio!.toFixed(2)} (op-gen target ≤ 170 MB)`,
+    );
+    console.log(
+      r.equivalent ? 'schemas: equivalent' : `schemas: NOT equivalent:\n  ${r.differences.join('\n  ')}`,
+    );
   } else {
     console.log(r.note);
   }

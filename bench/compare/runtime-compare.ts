@@ -1,6 +1,6 @@
 /**
  * Runtime side by side: the controller-runtime v0.22 operator (go-operator/) and the op-gen operator
- * (ts-operator.ts) do the same work for BenchApp. For each worker count and run, against a fresh control
+ * (op-gen-operator.mjs, on the built dist/) do the same work for BenchApp. For each worker count and run, against a fresh control
  * plane: create N BenchApps at once (same client, same concurrency), time until all report Ready, sample
  * the operator's peak RSS. Run alone: `node bench/compare/runtime-compare.ts [--objects 2000] [--runs 3]`.
  */
@@ -8,7 +8,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ApiextensionsV1Api, CoreV1Api, type V1CustomResourceDefinition } from '@kubernetes/client-node';
+import {
+  ApiextensionsV1Api,
+  CoreV1Api,
+  type KubeConfig,
+  type V1CustomResourceDefinition,
+} from '@kubernetes/client-node';
 import { parse } from 'yaml';
 import { startControlPlane } from '../../src/testing/index.ts';
 import { peakRssMb, summarize, type Summary } from './peak-rss.ts';
@@ -23,6 +28,8 @@ export interface RuntimeRun {
   readonly allReadyMs: number;
   readonly objectsPerSecond: number;
   readonly peakRssMb: number;
+  /** Reconciles by result, as the op-gen operator reports them. */
+  readonly reconciles?: Record<string, number>;
 }
 
 export interface RuntimeComparison {
@@ -46,12 +53,18 @@ function operatorCommand(side: Side, workers: number): { cmd: string; args: stri
     if (!bin) throw new Error('no Go toolchain');
     return { cmd: bin, args: [`--workers=${workers}`] };
   }
-  return { cmd: process.execPath, args: [join(ROOT, 'bench/compare/ts-operator.ts'), `--workers=${workers}`] };
+  const nodeArgs = process.env.OP_GEN_BENCH_NODE_ARGS?.split(' ').filter((a) => a !== '') ?? [];
+  return {
+    cmd: process.execPath,
+    args: [...nodeArgs, join(ROOT, 'bench/compare/op-gen-operator.mjs'), `--workers=${workers}`],
+  };
 }
 
-async function waitForCrd(kc: import('@kubernetes/client-node').KubeConfig): Promise<void> {
+async function waitForCrd(kc: KubeConfig): Promise<void> {
   const ext = kc.makeApiClient(ApiextensionsV1Api);
-  const crd = parse(readFileSync(join(ROOT, 'bench/compare/benchapp-crd.yaml'), 'utf8')) as V1CustomResourceDefinition;
+  const crd = parse(
+    readFileSync(join(ROOT, 'bench/compare/benchapp-crd.yaml'), 'utf8'),
+  ) as V1CustomResourceDefinition;
   await ext.createCustomResourceDefinition({ body: crd });
   for (let i = 0; i < 200; i++) {
     const got = await ext.readCustomResourceDefinition({ name: crd.metadata!.name! });
@@ -71,8 +84,10 @@ export async function runOnce(side: Side, workers: number, objects: number): Pro
     const { cmd, args } = operatorCommand(side, workers);
     operator = spawn(cmd, args, {
       env: { ...process.env, KUBECONFIG: cp.kubeconfigPath },
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
+    let stdout = '';
+    operator.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
     let stderr = '';
     operator.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
     const pid = operator.pid!;
@@ -88,7 +103,17 @@ export async function runOnce(side: Side, workers: number, objects: number): Pro
     clearInterval(sampler);
     peak = Math.max(peak, peakRssMb(pid) ?? 0);
     const allReadyMs = doneAt - started;
-    return { side, workers, allReadyMs, objectsPerSecond: objects / (allReadyMs / 1000), peakRssMb: peak };
+    operator.kill('SIGTERM');
+    if (operator.exitCode === null) await new Promise((r) => operator!.once('exit', r));
+    const counts = /\{"reconciles".*\}/.exec(stdout)?.[0];
+    return {
+      side,
+      workers,
+      allReadyMs,
+      objectsPerSecond: objects / (allReadyMs / 1000),
+      peakRssMb: peak,
+      ...(counts ? { reconciles: JSON.parse(counts) as Record<string, number> } : {}),
+    };
   } finally {
     operator?.kill('SIGTERM');
     if (operator && operator.exitCode === null) await new Promise((r) => operator!.once('exit', r));
@@ -131,13 +156,19 @@ export async function compareRuntimes(options: {
     objects: options.objects,
     runs,
     summary,
-    ...(haveGo ? {} : { note: 'Go toolchain missing: controller-runtime was not run; no ratio is reported.' }),
+    ...(haveGo
+      ? {}
+      : { note: 'Go toolchain missing: controller-runtime was not run; no ratio is reported.' }),
   };
 }
 
 export function printRuntimeComparison(r: RuntimeComparison): void {
-  console.log(`\nRuntime: ${r.objects} BenchApps created at once, time until all Ready; fresh control plane per run`);
-  console.log('workers  side                 all-Ready ms (min/median/max)   objects/s (median)   peak RSS MB (median)');
+  console.log(
+    `\nRuntime: ${r.objects} BenchApps created at once, time until all Ready; fresh control plane per run`,
+  );
+  console.log(
+    'workers  side                 all-Ready ms (min/median/max)   objects/s (median)   peak RSS MB (median)',
+  );
   for (const s of r.summary) {
     const row = (name: string, st: { allReadyMs: Summary; peakRssMb: Summary }) =>
       console.log(

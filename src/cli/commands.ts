@@ -2,10 +2,15 @@ import type { CommandModule } from './command-module.ts';
 import { createApiCommand } from './create-api.ts';
 import { generateCrdCommand } from './generate-crd.ts';
 import { generateRbacCommand } from './generate-rbac.ts';
+import { generateTypesCommand } from './generate-types.ts';
 import { initCommand } from './init.ts';
 
 /** Top-level commands (`op-gen <name>`). */
 export const topLevelCommands: readonly CommandModule[] = [initCommand, createApiCommand];
 
 /** Subcommands of `op-gen generate`. */
-export const generateCommands: readonly CommandModule[] = [generateCrdCommand, generateRbacCommand];
+export const generateCommands: readonly CommandModule[] = [
+  generateCrdCommand,
+  generateRbacCommand,
+  generateTypesCommand,
+];

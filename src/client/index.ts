@@ -42,3 +42,11 @@ export {
   type WatchOptions,
   type Scale,
 } from './resource-client.ts';
+export {
+  credentialsFromKubeConfig,
+  kubeConfigSource,
+  childProcessSource,
+  type Credentials,
+  type CredentialSource,
+} from './credentials.ts';
+export type { DeepPartial, MergePatch, ApplyConfiguration } from './patch-types.ts';

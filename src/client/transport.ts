@@ -4,9 +4,10 @@ import {
   type IncomingMessage,
   type OutgoingHttpHeaders,
 } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from 'node:https';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { ApiError } from './api-error.ts';
+import { kubeConfigSource, type CredentialSource, type Credentials } from './credentials.ts';
 
 export type Query = Readonly<Record<string, string | number | boolean | undefined>>;
 
@@ -32,9 +33,6 @@ export interface TransportOptions {
   readonly onResponse?: ResponseObserver;
 }
 
-/** Authorization headers are re-read from the KubeConfig this often (rotating tokens, exec plugins). */
-const HEADER_REFRESH_MS = 60_000;
-
 function queryString(query: Query | undefined): string {
   if (!query) return '';
   const parts: string[] = [];
@@ -51,64 +49,53 @@ function queryString(query: Query | undefined): string {
 export class Transport {
   private readonly url: URL;
   private readonly agent: HttpAgent | HttpsAgent;
-  private readonly tls: Pick<RequestOptions, 'ca' | 'cert' | 'key' | 'rejectUnauthorized' | 'servername'>;
-  private headers: OutgoingHttpHeaders = {};
-  private headersAt = -Infinity;
+  private readonly tls: Credentials['tls'];
+  private headers: OutgoingHttpHeaders;
+  private headersAt: number;
+  private refreshing: Promise<void> | undefined;
   private readonly timeoutMs: number;
   private readonly userAgent: string;
   private readonly onResponse: ResponseObserver | undefined;
-  private readonly kubeConfig: KubeConfig;
+  private readonly source: CredentialSource;
 
-  private constructor(
-    kubeConfig: KubeConfig,
-    server: string,
-    tls: Transport['tls'],
-    options: TransportOptions,
-  ) {
-    this.kubeConfig = kubeConfig;
-    this.url = new URL(server);
-    this.tls = tls;
+  private constructor(source: CredentialSource, credentials: Credentials, options: TransportOptions) {
+    this.source = source;
+    this.url = new URL(credentials.server);
+    this.tls = credentials.tls;
+    this.headers = credentials.headers;
+    this.headersAt = Date.now();
     const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? 64 };
     this.agent =
       this.url.protocol === 'http:'
         ? new HttpAgent(agentOptions)
-        : new HttpsAgent({ ...agentOptions, ...tls });
+        : new HttpsAgent({ ...agentOptions, ...this.tls });
     this.timeoutMs = options.timeoutMs ?? 60_000;
     this.userAgent = options.userAgent ?? 'op-gen-runtime';
     this.onResponse = options.onResponse;
   }
 
-  static async fromKubeConfig(kubeConfig: KubeConfig, options: TransportOptions = {}): Promise<Transport> {
-    const cluster = kubeConfig.getCurrentCluster();
-    if (!cluster)
-      throw new Error('the KubeConfig has no current cluster: set a current context or run in-cluster');
-    const probe: RequestOptions = {};
-    await kubeConfig.applyToHTTPSOptions(probe);
-    const tls = {
-      ...(probe.ca ? { ca: probe.ca } : {}),
-      ...(probe.cert ? { cert: probe.cert } : {}),
-      ...(probe.key ? { key: probe.key } : {}),
-      ...(probe.rejectUnauthorized !== undefined ? { rejectUnauthorized: probe.rejectUnauthorized } : {}),
-      ...(cluster.tlsServerName ? { servername: cluster.tlsServerName } : {}),
-    };
-    const transport = new Transport(kubeConfig, cluster.server, tls, options);
-    transport.headers = { ...(probe.headers as OutgoingHttpHeaders | undefined) };
-    if (probe.auth) transport.headers.authorization = `Basic ${Buffer.from(probe.auth).toString('base64')}`;
-    transport.headersAt = Date.now();
-    return transport;
+  /** A transport for a client-node KubeConfig object (loaded in this process). */
+  static fromKubeConfig(kubeConfig: KubeConfig, options: TransportOptions = {}): Promise<Transport> {
+    return Transport.fromSource(kubeConfigSource(kubeConfig), options);
+  }
+
+  static async fromSource(source: CredentialSource, options: TransportOptions = {}): Promise<Transport> {
+    return new Transport(source, await source.resolve(), options);
   }
 
   private async authHeaders(): Promise<OutgoingHttpHeaders> {
-    if (Date.now() - this.headersAt > HEADER_REFRESH_MS) {
-      const probe: RequestOptions = {};
-      await this.kubeConfig.applyToHTTPSOptions(probe);
-      this.headers = { ...(probe.headers as OutgoingHttpHeaders | undefined) };
-      if (probe.auth) this.headers.authorization = `Basic ${Buffer.from(probe.auth).toString('base64')}`;
-      this.headersAt = Date.now();
+    if (Date.now() - this.headersAt > this.source.refreshMs) {
+      this.refreshing ??= this.source
+        .resolve()
+        .then((c) => {
+          this.headers = c.headers;
+          this.headersAt = Date.now();
+        })
+        .finally(() => (this.refreshing = undefined));
+      await this.refreshing;
     }
     return this.headers;
   }
-
   private async open(
     req: TransportRequest,
     accept: string,

@@ -1,7 +1,7 @@
 import { kindKey, type Kind } from '../client/kind.ts';
 import { ResourceClient, type ObjectLike } from '../client/resource-client.ts';
 import type { Transport } from '../client/transport.ts';
-import { Informer, type InformerHandlers } from './informer.ts';
+import { Informer, stripManagedFields, type InformerHandlers } from './informer.ts';
 import { labelMatcher, type LabelSelector } from './label-selector.ts';
 import type { Logger } from './logger.ts';
 
@@ -10,6 +10,8 @@ export interface CacheOptions {
   readonly namespaces?: readonly string[];
   readonly resyncMs?: number;
   readonly logger: Logger;
+  /** Drop metadata.managedFields from cached objects. Default true. */
+  readonly stripManagedFields?: boolean;
 }
 
 /**
@@ -40,10 +42,11 @@ export class InformerCache {
           new Informer<T>(client, {
             ...(namespace ? { namespace } : {}),
             ...(this.options.resyncMs ? { resyncMs: this.options.resyncMs } : {}),
+            ...(this.options.stripManagedFields === false ? {} : { transform: stripManagedFields }),
             logger: this.options.logger.child({ informer: kind.kind, ...(namespace ? { namespace } : {}) }),
           }),
       );
-      this.informers.set(key, list as Informer<ObjectLike>[]);
+      this.informers.set(key, list as unknown as Informer<ObjectLike>[]);
       if (this.started) for (const i of list) i.start();
     }
     return list;

@@ -10,7 +10,7 @@ export interface InformerHandlers<T> {
   onDelete?(obj: T): void;
 }
 
-export interface InformerOptions {
+export interface InformerOptions<T = ObjectLike> {
   /** Watch one namespace; omit for all namespaces (or a cluster-scoped kind). */
   readonly namespace?: string;
   readonly labelSelector?: string;
@@ -20,6 +20,15 @@ export interface InformerOptions {
   readonly clock?: Clock;
   /** Page size of the initial list. */
   readonly pageSize?: number;
+  /** Applied to every object before it is stored (e.g. stripManagedFields). */
+  readonly transform?: (obj: T) => T;
+}
+
+/** Drops metadata.managedFields: large, and not needed by reconcilers (server-side apply works without). */
+export function stripManagedFields<T extends ObjectLike>(obj: T): T {
+  const meta = obj.metadata as { managedFields?: unknown } | undefined;
+  if (meta?.managedFields !== undefined) delete meta.managedFields;
+  return obj;
 }
 
 class WatchExpired extends Error {}
@@ -44,12 +53,12 @@ export class Informer<T extends ObjectLike> {
   private resyncTimer: ReturnType<typeof setInterval> | undefined;
   private loop: Promise<void> | undefined;
   private readonly client: ResourceClient<T>;
-  private readonly options: InformerOptions;
+  private readonly options: InformerOptions<T>;
   private readonly clock: Clock;
   /** Counts, for tests and metrics. */
   readonly stats = { lists: 0, watches: 0, relists: 0, events: 0 };
 
-  constructor(client: ResourceClient<T>, options: InformerOptions) {
+  constructor(client: ResourceClient<T>, options: InformerOptions<T>) {
     this.client = client;
     this.options = options;
     this.clock = options.clock ?? realClock;
@@ -146,7 +155,9 @@ export class Informer<T extends ObjectLike> {
       limit: this.options.pageSize ?? 500,
     });
     const seen = new Set<string>();
-    for (const obj of list.items) {
+    const transform = this.options.transform;
+    for (const item of list.items) {
+      const obj = transform ? transform(item) : item;
       const key = objectKey(obj);
       seen.add(key);
       this.upsert(key, obj);
@@ -203,13 +214,14 @@ export class Informer<T extends ObjectLike> {
       if (rv) this.resourceVersion = rv;
       return;
     }
-    const key = objectKey(event.object);
+    const obj = this.options.transform ? this.options.transform(event.object) : event.object;
+    const key = objectKey(obj);
     if (event.type === 'DELETED') {
       const old = this.store.get(key);
       this.store.delete(key);
-      for (const h of this.handlers) h.onDelete?.(old ?? event.object);
+      for (const h of this.handlers) h.onDelete?.(old ?? obj);
     } else {
-      this.upsert(key, event.object);
+      this.upsert(key, obj);
     }
     if (rv) this.resourceVersion = rv;
   }

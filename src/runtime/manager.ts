@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
-import { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { childProcessSource } from '../client/credentials.ts';
 import type { Kind } from '../client/kind.ts';
 import type { ObjectLike } from '../client/resource-client.ts';
 import { Transport, type ResponseObserver } from '../client/transport.ts';
@@ -14,8 +15,14 @@ import { ReconcileClient } from './reconcile-client.ts';
 import { close, listen, metricsHandler, parseBindAddress, probeHandler, type Check } from './servers.ts';
 
 export interface ManagerOptions {
-  /** Default: in-cluster config, else $KUBECONFIG / ~/.kube/config (client-node's loadFromDefault). */
+  /**
+   * Default: in-cluster config, else $KUBECONFIG / ~/.kube/config, loaded by client-node's
+   * loadFromDefault in a short-lived child process (see childProcessSource) so the manager does not
+   * carry client-node's generated API in memory.
+   */
   readonly kubeConfig?: KubeConfig;
+  /** The kubeconfig context to use with the default loading. */
+  readonly context?: string;
   /** Prometheus /metrics, e.g. `:8080`; `0` disables. Default `:8080`. */
   readonly metricsBindAddress?: string;
   /** /healthz and /readyz, e.g. `:8081`; `0` disables. Default `:8081`. */
@@ -31,6 +38,11 @@ export interface ManagerOptions {
   readonly handleSignals?: boolean;
   /** Re-deliver every cached object to the controllers this often. Default: never. */
   readonly syncPeriodMs?: number;
+  /**
+   * Drop metadata.managedFields from cached objects (less memory and GC; reconcilers rarely read them).
+   * Default true; API reads through ctx.client.resource() still return them.
+   */
+  readonly stripManagedFields?: boolean;
   /** Field manager for writes and server-side apply. Default `op-gen-manager`. */
   readonly fieldManager?: string;
   /** Observes every API answer (e.g. to count 403s in an RBAC test). */
@@ -46,7 +58,7 @@ export class Manager implements BuilderHost {
   readonly client: ReconcileClient;
   readonly metrics: RuntimeMetrics;
   readonly log: Logger;
-  readonly kubeConfig: KubeConfig;
+  readonly kubeConfig: KubeConfig | undefined;
   private readonly transport: Transport;
   private readonly recorder: KubeEventRecorder;
   private readonly options: ManagerOptions;
@@ -66,7 +78,7 @@ export class Manager implements BuilderHost {
   /** Ports the servers bound (useful with port 0). */
   readonly ports: { metrics?: number; health?: number } = {};
 
-  private constructor(kubeConfig: KubeConfig, transport: Transport, options: ManagerOptions) {
+  private constructor(kubeConfig: KubeConfig | undefined, transport: Transport, options: ManagerOptions) {
     this.kubeConfig = kubeConfig;
     this.transport = transport;
     this.options = options;
@@ -75,6 +87,7 @@ export class Manager implements BuilderHost {
     this.cache = new InformerCache(transport, {
       ...(options.namespaces ? { namespaces: options.namespaces } : {}),
       ...(options.syncPeriodMs ? { resyncMs: options.syncPeriodMs } : {}),
+      ...(options.stripManagedFields === false ? { stripManagedFields: false } : {}),
       logger: this.log,
     });
     const fieldManager = options.fieldManager ?? 'op-gen-manager';
@@ -84,16 +97,17 @@ export class Manager implements BuilderHost {
   }
 
   static async create(options: ManagerOptions = {}): Promise<Manager> {
-    let kc = options.kubeConfig;
-    if (!kc) {
-      kc = new KubeConfig();
-      kc.loadFromDefault();
-    }
-    const transport = await Transport.fromKubeConfig(kc, {
+    const transportOptions = {
       userAgent: 'op-gen-manager',
       ...(options.onResponse ? { onResponse: options.onResponse } : {}),
-    });
-    return new Manager(kc, transport, options);
+    };
+    const transport = options.kubeConfig
+      ? await Transport.fromKubeConfig(options.kubeConfig, transportOptions)
+      : await Transport.fromSource(
+          childProcessSource(options.context ? { context: options.context } : {}),
+          transportOptions,
+        );
+    return new Manager(options.kubeConfig, transport, options);
   }
 
   /** Starts declaring a controller. */

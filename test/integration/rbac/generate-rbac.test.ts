@@ -5,20 +5,17 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import {
-  ApiextensionsV1Api,
-  AuthorizationV1Api,
-  CoreV1Api,
-  CustomObjectsApi,
-  KubernetesObjectApi,
-  PatchStrategy,
-  type KubeConfig,
-  type KubernetesObject,
-} from '@kubernetes/client-node';
-import { parseAllDocuments } from 'yaml';
+import { CoreV1Api, CustomObjectsApi, type KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
 import { planRbac, type GenerateRbacOptions } from '../../../src/generate/rbac/generate-rbac.ts';
 import { controlPlaneSkip, startControlPlane, type ControlPlane } from '../../../src/testing/index.ts';
 import { auditLog, type AuditLog } from './audit-log.ts';
+import {
+  apply,
+  installMemcachedCrd,
+  manifestObjects,
+  waitForDecision,
+  type ResourceAttributes,
+} from './cluster.ts';
 import { runOperator, type OperatorTarget } from './memcached-operator.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -28,72 +25,20 @@ const MANAGER_NS = 'memcached-operator-system';
 const SA = 'controller-manager';
 const APP_NS = 'demo';
 
-const memcachedCrd = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'memcacheds.cache.example.com' },
-  spec: {
-    group: 'cache.example.com',
-    names: { kind: 'Memcached', listKind: 'MemcachedList', plural: 'memcacheds', singular: 'memcached' },
-    scope: 'Namespaced',
-    versions: [
-      {
-        name: 'v1alpha1',
-        served: true,
-        storage: true,
-        subresources: { status: {} },
-        schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
-      },
-    ],
-  },
-};
-
 /** Generates the fixture's RBAC (optionally with its controller source edited) and parses every object. */
 function generatedObjects(edit?: (source: string) => string, options: Partial<GenerateRbacOptions> = {}) {
   const root = mkdtempSync(join(tmpdir(), 'op-gen-rbac-it-'));
   try {
     cpSync(FIXTURE, root, { recursive: true });
     if (edit) writeFileSync(join(root, CONTROLLER), edit(readFileSync(join(root, CONTROLLER), 'utf8')));
-    const plan = planRbac({ cwd: root, ...options });
-    return plan.files
-      .filter((f) => !f.path.endsWith('kustomization.yaml'))
-      .flatMap((f) => parseAllDocuments(f.content).map((d) => d.toJS() as KubernetesObject));
+    return manifestObjects(planRbac({ cwd: root, ...options }).files);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
 }
 
-async function apply(admin: KubeConfig, objects: readonly KubernetesObject[]): Promise<void> {
-  const client = KubernetesObjectApi.makeApiClient(admin);
-  for (const object of objects) {
-    await client.patch(object, undefined, undefined, 'op-gen-test', true, PatchStrategy.ServerSideApply);
-  }
-}
-
-/** Waits until the RBAC authorizer sees the expected decision for the manager's ServiceAccount. */
-async function waitForDecision(
-  admin: KubeConfig,
-  attributes: { group: string; resource: string; verb: string; namespace?: string; subresource?: string },
-  allowed: boolean,
-): Promise<void> {
-  const authz = admin.makeApiClient(AuthorizationV1Api);
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const review = await authz.createSubjectAccessReview({
-      body: {
-        spec: {
-          user: `system:serviceaccount:${MANAGER_NS}:${SA}`,
-          groups: ['system:serviceaccounts', `system:serviceaccounts:${MANAGER_NS}`, 'system:authenticated'],
-          resourceAttributes: attributes,
-        },
-      },
-    });
-    if ((review.status?.allowed ?? false) === allowed) return;
-    if (Date.now() > deadline)
-      throw new Error(`RBAC did not converge: ${JSON.stringify(attributes)} allowed=${!allowed}`);
-    await sleep(100);
-  }
-}
+const waitFor = (admin: KubeConfig, attributes: ResourceAttributes, allowed: boolean): Promise<void> =>
+  waitForDecision(admin, { namespace: MANAGER_NS, name: SA }, attributes, allowed);
 
 describe('generate rbac against a real API server', { skip: controlPlaneSkip() }, () => {
   let cp: ControlPlane;
@@ -115,14 +60,7 @@ describe('generate rbac against a real API server', { skip: controlPlaneSkip() }
       ],
     });
     const admin = cp.kubeConfig;
-    const ext = admin.makeApiClient(ApiextensionsV1Api);
-    await ext.createCustomResourceDefinition({ body: memcachedCrd });
-    for (let i = 0; ; i++) {
-      const crd = await ext.readCustomResourceDefinition({ name: memcachedCrd.metadata.name });
-      if (crd.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True')) break;
-      if (i > 100) throw new Error('CRD not established');
-      await sleep(100);
-    }
+    await installMemcachedCrd(admin);
     const core = admin.makeApiClient(CoreV1Api);
     await core.createNamespace({ body: { metadata: { name: APP_NS } } });
     // the manager's namespace and ServiceAccount come from the generated manifests
@@ -156,7 +94,7 @@ describe('generate rbac against a real API server', { skip: controlPlaneSkip() }
       uid: created.metadata?.uid ?? '',
       managerNamespace: MANAGER_NS,
     };
-    await waitForDecision(admin, { group: 'cache.example.com', resource: 'memcacheds', verb: 'list' }, true);
+    await waitFor(admin, { group: 'cache.example.com', resource: 'memcacheds', verb: 'list' }, true);
   });
 
   after(async () => {
@@ -179,7 +117,7 @@ describe('generate rbac against a real API server', { skip: controlPlaneSkip() }
       source.replace(/^.*@rbac groups=apps resources=deployments verbs=create;update;patch;delete\n/m, ''),
     );
     await apply(admin, without);
-    await waitForDecision(
+    await waitFor(
       admin,
       { group: 'apps', resource: 'deployments', verb: 'create', namespace: APP_NS },
       false,
@@ -196,17 +134,13 @@ describe('generate rbac against a real API server', { skip: controlPlaneSkip() }
       ['get deployments'],
     );
     await apply(admin, generatedObjects());
-    await waitForDecision(
-      admin,
-      { group: 'apps', resource: 'deployments', verb: 'create', namespace: APP_NS },
-      true,
-    );
+    await waitFor(admin, { group: 'apps', resource: 'deployments', verb: 'create', namespace: APP_NS }, true);
   });
 
   it('without inference the operator is refused what its builder chain needs', async () => {
     const admin = cp.kubeConfig;
     await apply(admin, generatedObjects(undefined, { infer: false }));
-    await waitForDecision(admin, { group: 'apps', resource: 'deployments', verb: 'list' }, false);
+    await waitFor(admin, { group: 'apps', resource: 'deployments', verb: 'list' }, false);
     const run = await runOperator(sa, nextTarget());
     assert.deepEqual(run.forbidden, [
       'list deployments',

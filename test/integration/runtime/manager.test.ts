@@ -242,6 +242,30 @@ describe('op-gen/runtime against a real API server', { timeout: 180_000, skip: c
   });
 });
 
+describe('Manager.create without a KubeConfig object', { timeout: 60_000, skip: controlPlaneSkip() }, () => {
+  it('loads $KUBECONFIG through client-node in a child process and talks to the server', async () => {
+    const cp = await startControlPlane();
+    const saved = process.env.KUBECONFIG;
+    process.env.KUBECONFIG = cp.kubeconfigPath;
+    try {
+      const mgr = await Manager.create({
+        metricsBindAddress: '0',
+        healthProbeBindAddress: '0',
+        handleSignals: false,
+        logger: memoryLogger().logger,
+      });
+      assert.equal(mgr.kubeConfig, undefined);
+      const list = await mgr.client.resource(builtinKinds.Namespace).list();
+      assert.ok(list.items.some((n) => n.metadata?.name === 'default'));
+      await mgr.stop();
+    } finally {
+      if (saved === undefined) delete process.env.KUBECONFIG;
+      else process.env.KUBECONFIG = saved;
+      await cp.stop();
+    }
+  });
+});
+
 describe('leader election on a Lease', { timeout: 120_000, skip: controlPlaneSkip() }, () => {
   let cp: ControlPlane;
   before(async () => {

@@ -1,0 +1,80 @@
+// The op-gen side of the runtime comparison, as a user's compiled operator runs: plain JavaScript on
+// the built op-gen/runtime (dist/). Exactly what go-operator/main.go does for BenchApp: get from cache,
+// create a Deployment with an owner reference if missing, set a Ready condition through the status
+// subresource. Prints {"reconciles": N, ...} on stdout when it stops.
+// Usage: KUBECONFIG=... node bench/compare/op-gen-operator.mjs --workers 4
+import { parseArgs } from 'node:util';
+import {
+  builtinKinds,
+  defineKind,
+  isAlreadyExists,
+  isConditionTrue,
+  Manager,
+  setCondition,
+  setControllerReference,
+} from '../../dist/runtime/index.js';
+
+const BenchAppKind = defineKind({
+  group: 'bench.op-gen.dev',
+  version: 'v1',
+  kind: 'BenchApp',
+  plural: 'benchapps',
+  namespaced: true,
+});
+
+const reconciler = {
+  async reconcile(ctx, req) {
+    const app = await ctx.client.get(BenchAppKind, req);
+    if (!app) return;
+    const dep = await ctx.client.get(builtinKinds.Deployment, req);
+    if (!dep) {
+      const labels = {
+        'app.kubernetes.io/name': 'benchapp',
+        'app.kubernetes.io/instance': app.metadata.name,
+      };
+      const desired = {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: app.metadata.name, namespace: app.metadata.namespace, labels },
+        spec: {
+          replicas: app.spec.replicas,
+          selector: { matchLabels: labels },
+          template: { metadata: { labels }, spec: { containers: [{ name: 'app', image: app.spec.image }] } },
+        },
+      };
+      try {
+        await ctx.client.create(builtinKinds.Deployment, setControllerReference(app, desired));
+      } catch (err) {
+        if (!isAlreadyExists(err)) throw err;
+      }
+    }
+    if (!isConditionTrue(app.status?.conditions, 'Ready')) {
+      const conditions = setCondition(app.status?.conditions, {
+        type: 'Ready',
+        status: 'True',
+        reason: 'DeploymentCreated',
+        message: 'the Deployment exists',
+        observedGeneration: app.metadata.generation ?? 0,
+      });
+      await ctx.client.updateStatus(BenchAppKind, { ...app, status: { ...app.status, conditions } });
+    }
+  },
+};
+
+const { values } = parseArgs({ options: { workers: { type: 'string', default: '1' } } });
+const mgr = await Manager.create({ metricsBindAddress: '0', healthProbeBindAddress: '0', logLevel: 'warn' });
+mgr
+  .controller('benchapp')
+  .for(BenchAppKind)
+  .owns(builtinKinds.Deployment)
+  .withOptions({ maxConcurrentReconciles: Number(values.workers) })
+  .complete(reconciler);
+await mgr.start();
+const byResult = Object.fromEntries(
+  ['success', 'error', 'requeue', 'requeue_after'].map((result) => [
+    result,
+    mgr.metrics.reconcileTotal.get({ controller: 'benchapp', result }),
+  ]),
+);
+const reconciles = Object.values(byResult).reduce((a, b) => a + b, 0);
+process.stdout.write(`${JSON.stringify({ reconciles, ...byResult })}\n`);

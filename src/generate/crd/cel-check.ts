@@ -1,0 +1,239 @@
+import { Environment } from '@marcbachmann/cel-js';
+import type { JSONSchemaProps } from './schema-types.ts';
+
+/**
+ * Generate-time checks of CEL validation rules (x-kubernetes-validations), on @marcbachmann/cel-js:
+ * the rule must parse, and every field it reads from `self` (or `oldSelf`) must exist in the schema
+ * of the type or field the rule stands on. The API server runs the full check (types and cost) when
+ * the CRD is applied; this catches typos at generate time, with the marker's file:line.
+ */
+export interface CelRuleProblem {
+  readonly message: string;
+}
+
+/** Functions of Kubernetes' CEL libraries (strings, lists, regex, URLs, quantity, IP/CIDR, semver, sets, format). */
+const KUBERNETES_FUNCTIONS = new Set([
+  'charAt',
+  'indexOf',
+  'lastIndexOf',
+  'lowerAscii',
+  'upperAscii',
+  'replace',
+  'split',
+  'substring',
+  'trim',
+  'join',
+  'format',
+  'quote',
+  'reverse',
+  'isSorted',
+  'sum',
+  'min',
+  'max',
+  'find',
+  'findAll',
+  'url',
+  'isURL',
+  'getScheme',
+  'getHost',
+  'getHostname',
+  'getPort',
+  'getEscapedPath',
+  'getQuery',
+  'quantity',
+  'isQuantity',
+  'sign',
+  'isInteger',
+  'asInteger',
+  'asApproximateFloat',
+  'add',
+  'sub',
+  'compareTo',
+  'isGreaterThan',
+  'isLessThan',
+  'ip',
+  'isIP',
+  'cidr',
+  'isCIDR',
+  'family',
+  'isUnspecified',
+  'isLoopback',
+  'isLinkLocalMulticast',
+  'isLinkLocalUnicast',
+  'isGlobalUnicast',
+  'containsIP',
+  'containsCIDR',
+  'masked',
+  'prefixLength',
+  'semver',
+  'isSemver',
+  'major',
+  'minor',
+  'patch',
+  'sets.contains',
+  'sets.equivalent',
+  'sets.intersects',
+  'base64.decode',
+  'base64.encode',
+  'strings.quote',
+  'math.ceil',
+  'math.floor',
+  'math.round',
+  'math.trunc',
+  'math.abs',
+  'math.sign',
+  'math.isInf',
+  'math.isNaN',
+  'math.isFinite',
+  'math.greatest',
+  'math.least',
+  'math.bitOr',
+  'math.bitAnd',
+  'math.bitXor',
+  'math.bitNot',
+  'math.bitShiftLeft',
+  'math.bitShiftRight',
+  'optional.of',
+  'optional.none',
+  'optional.ofNonZeroValue',
+  'orValue',
+  'hasValue',
+  'value',
+  'or',
+  'optMap',
+  'optFlatMap',
+  'lists.range',
+  'distinct',
+  'flatten',
+  'slice',
+  'sort',
+  'sortBy',
+  'first',
+  'last',
+  'ext.TwoVarComprehensions',
+  'transformList',
+  'transformMap',
+  'transformMapEntry',
+  'all',
+  'exists',
+  'existsOne',
+  'exists_one',
+]);
+
+/** CEL reserved words: Kubernetes exposes such property names as `__name__`. */
+const RESERVED = new Set([
+  'true',
+  'false',
+  'null',
+  'in',
+  'as',
+  'break',
+  'const',
+  'continue',
+  'else',
+  'for',
+  'function',
+  'if',
+  'import',
+  'let',
+  'loop',
+  'package',
+  'namespace',
+  'return',
+  'var',
+  'void',
+  'while',
+]);
+
+/** The property name as CEL sees it (apiserver's escaping of reserved words and odd characters). */
+export function celPropertyName(name: string): string {
+  if (RESERVED.has(name)) return `__${name}__`;
+  return name
+    .replace(/__/g, '__underscores__')
+    .replace(/\./g, '__dot__')
+    .replace(/-/g, '__dash__')
+    .replace(/\//g, '__slash__');
+}
+
+interface TypeTable {
+  readonly env: Environment;
+  next: number;
+}
+
+/** The CEL type of a schema, registering object types in the environment as it goes. */
+function celType(schema: JSONSchemaProps, table: TypeTable): string {
+  if (
+    schema['x-kubernetes-int-or-string'] ||
+    schema['x-kubernetes-preserve-unknown-fields'] ||
+    schema['x-kubernetes-embedded-resource']
+  ) {
+    return 'dyn';
+  }
+  switch (schema.type) {
+    case 'string':
+      // date-time and duration strings are timestamps/durations in Kubernetes' CEL: leave them open.
+      return schema.format === 'date-time' || schema.format === 'duration' || schema.format === 'byte'
+        ? 'dyn'
+        : 'string';
+    case 'integer':
+      return 'int';
+    case 'number':
+      return 'double';
+    case 'boolean':
+      return 'bool';
+    case 'array':
+      return `list<${schema.items ? celType(schema.items, table) : 'dyn'}>`;
+    case 'object': {
+      if (schema.properties) {
+        const fields: Record<string, string> = {};
+        for (const [name, prop] of Object.entries(schema.properties))
+          fields[celPropertyName(name)] = celType(prop, table);
+        const name = `OpGenObject${table.next++}`;
+        table.env.registerType(name, { fields });
+        return name;
+      }
+      if (typeof schema.additionalProperties === 'object')
+        return `map<string, ${celType(schema.additionalProperties, table)}>`;
+      return 'map<string, dyn>';
+    }
+    default:
+      return 'dyn';
+  }
+}
+
+function tolerated(message: string): boolean {
+  // An overload error for one of Kubernetes' library functions: the API server knows it, we do not.
+  const fn = /overload for '([\w.]+)\(/.exec(message)?.[1];
+  return (
+    fn !== undefined && (KUBERNETES_FUNCTIONS.has(fn) || KUBERNETES_FUNCTIONS.has(fn.split('.').pop() ?? ''))
+  );
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0] ?? message;
+}
+
+/** Problems with `rule` where `self` has `selfSchema` (empty when the rule is fine). */
+export function checkCelRule(rule: string, selfSchema: JSONSchemaProps): CelRuleProblem[] {
+  const env = new Environment({
+    unlistedVariablesAreDyn: false,
+    enableOptionalTypes: true,
+    homogeneousAggregateLiterals: false,
+  });
+  const table: TypeTable = { env, next: 0 };
+  const selfType = celType(selfSchema, table);
+  env.registerVariable('self', selfType);
+  env.registerVariable('oldSelf', selfType);
+  let result: { valid: boolean; error?: { message: string } };
+  try {
+    result = env.check(rule) as { valid: boolean; error?: { message: string } };
+  } catch (err) {
+    return [{ message: firstLine((err as Error).message) }];
+  }
+  if (result.valid || !result.error) return [];
+  const message = firstLine(result.error.message);
+  if (tolerated(message)) return [];
+  const key = /No such key: (\S+)/.exec(message)?.[1];
+  if (key) return [{ message: `it reads field "${key}", which the schema does not have` }];
+  return [{ message }];
+}
