@@ -1,5 +1,6 @@
 import type { CommandModule } from './command-module.ts';
 import { createApiCommand } from './create-api.ts';
+import { generateClientCommand } from './generate-client.ts';
 import { generateCrdCommand } from './generate-crd.ts';
 import { generateRbacCommand } from './generate-rbac.ts';
 import { generateTypesCommand } from './generate-types.ts';
@@ -12,5 +13,6 @@ export const topLevelCommands: readonly CommandModule[] = [initCommand, createAp
 export const generateCommands: readonly CommandModule[] = [
   generateCrdCommand,
   generateRbacCommand,
+  generateClientCommand,
   generateTypesCommand,
 ];

@@ -1,0 +1,1 @@
+export { generateClients, type GenerateClientOptions, type GenerateClientResult } from './generate-client.ts';
