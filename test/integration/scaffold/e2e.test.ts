@@ -37,8 +37,6 @@ function runCommand(
   // node:test marks its child processes; a nested `node --test` (the project's own tests) would skip its files.
   const { NODE_TEST_CONTEXT: _nested, ...parentEnv } = process.env;
   return new Promise((resolveRun, reject) => {
-    // The generated project's `node --test` must not see this runner's context (it would skip its files).
-    const { NODE_TEST_CONTEXT: _ignored, ...parentEnv } = process.env;
     const child = spawn(cmd, args, {
       cwd,
       env: {
