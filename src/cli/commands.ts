@@ -1,7 +1,9 @@
 import type { CommandModule } from './command-module.ts';
 import { createApiCommand } from './create-api.ts';
+import { generateClientCommand } from './generate-client.ts';
 import { generateCrdCommand } from './generate-crd.ts';
 import { generateRbacCommand } from './generate-rbac.ts';
+import { generateTypesCommand } from './generate-types.ts';
 import { initCommand } from './init.ts';
 
 /** Top-level commands (`op-gen <name>`). */
@@ -11,4 +13,6 @@ export const topLevelCommands: readonly CommandModule[] = [initCommand, createAp
 export const generateCommands: readonly CommandModule[] = [
   generateCrdCommand,
   generateRbacCommand,
+  generateClientCommand,
+  generateTypesCommand,
 ];

@@ -14,7 +14,8 @@ export type { Request } from './object-key.ts';
 export { keyOf, requestOf, objectKey } from './object-key.ts';
 export { ReconcileClient } from './reconcile-client.ts';
 export { InformerCache } from './cache.ts';
-export { Informer, type InformerHandlers } from './informer.ts';
+export { Informer, type InformerHandlers, type InformerOptions } from './informer.ts';
+export { Lister } from './lister.ts';
 export { builtinKinds } from './builtin-kinds.ts';
 export {
   generationChanged,

@@ -1,0 +1,124 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { extname, join, relative, resolve } from 'node:path';
+import { LineCounter, parseAllDocuments } from 'yaml';
+import { OpGenError } from '../../errors.ts';
+
+/** One CRD document and where it came from. */
+export interface CrdDocument {
+  /** File as given (relative to cwd when inside it), `<stdin>` or `cluster:<name>`. */
+  readonly source: string;
+  /** 0-based index of the document in its file. */
+  readonly index: number;
+  /** 1-based line where the document starts. */
+  readonly line: number;
+  readonly crd: CrdV1;
+}
+
+export interface CrdVersion {
+  readonly name: string;
+  readonly served?: boolean;
+  readonly storage?: boolean;
+  readonly schema?: { readonly openAPIV3Schema?: Readonly<Record<string, unknown>> };
+  readonly subresources?: { readonly status?: unknown; readonly scale?: unknown };
+}
+
+/** The part of an apiextensions.k8s.io/v1 CustomResourceDefinition that types are made from. */
+export interface CrdV1 {
+  readonly apiVersion: 'apiextensions.k8s.io/v1';
+  readonly kind: 'CustomResourceDefinition';
+  readonly metadata?: { readonly name?: string };
+  readonly spec: {
+    readonly group: string;
+    readonly names: { readonly kind: string; readonly plural: string; readonly listKind?: string };
+    readonly scope: 'Namespaced' | 'Cluster';
+    readonly versions: readonly CrdVersion[];
+  };
+}
+
+/** `file (document N, line L)`: how errors name a document. */
+export function describeDocument(doc: Pick<CrdDocument, 'source' | 'index' | 'line'>): string {
+  return `${doc.source}:${doc.line} (document ${doc.index})`;
+}
+
+/** Reads every CRD in a file, in the YAML files of a directory (sorted, not recursive) or on stdin (`-`). */
+export function readCrdInput(from: string, cwd: string, stdin?: () => string): CrdDocument[] {
+  if (from === '-') {
+    const text = stdin ? stdin() : readFileSync(0, 'utf8');
+    return parseCrdDocuments(text, '<stdin>');
+  }
+  const path = resolve(cwd, from);
+  let isDir: boolean;
+  try {
+    isDir = statSync(path).isDirectory();
+  } catch {
+    throw new OpGenError(`--from ${from}: no such file or directory.`);
+  }
+  const files = isDir
+    ? readdirSync(path)
+        .filter((f) => ['.yaml', '.yml', '.json'].includes(extname(f)))
+        .sort()
+        .map((f) => join(path, f))
+    : [path];
+  if (files.length === 0)
+    throw new OpGenError(`--from ${from}: the directory holds no .yaml/.yml/.json file.`);
+  return files.flatMap((file) => {
+    const shown = relative(cwd, file).startsWith('..') ? file : relative(cwd, file);
+    return parseCrdDocuments(readFileSync(file, 'utf8'), shown);
+  });
+}
+
+/** Parses a multi-document YAML text; every document must be a v1 CRD (empty documents are skipped). */
+export function parseCrdDocuments(text: string, source: string): CrdDocument[] {
+  const lineCounter = new LineCounter();
+  const docs = parseAllDocuments(text, { lineCounter, prettyErrors: true });
+  if (!Array.isArray(docs)) {
+    // An empty stream: parseAllDocuments returns an EmptyStream.
+    return [];
+  }
+  const out: CrdDocument[] = [];
+  docs.forEach((doc, index) => {
+    const line = lineCounter.linePos(doc.contents?.range[0] ?? doc.range[0]).line;
+    const where = describeDocument({ source, index, line });
+    const syntax = doc.errors[0];
+    if (syntax) {
+      const at = syntax.linePos?.[0];
+      throw new OpGenError(
+        `${at ? `${source}:${at.line}:${at.col}` : where} (document ${index}): YAML syntax error: ${syntax.message.split('\n')[0]}. Fix the YAML.`,
+      );
+    }
+    const value: unknown = doc.toJS();
+    if (value === null || value === undefined) return;
+    out.push({ source, index, line, crd: asCrd(value, where) });
+  });
+  return out;
+}
+
+/** Checks that a parsed value is a v1 CRD with what type generation needs. */
+export function asCrd(value: unknown, where: string): CrdV1 {
+  const obj = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+  if (obj['kind'] !== 'CustomResourceDefinition') {
+    const found = typeof obj['kind'] === 'string' ? `a ${obj['kind']}` : 'not a Kubernetes object';
+    throw new OpGenError(
+      `${where}: not a CustomResourceDefinition (${found}). Pass only CRD manifests to --from.`,
+    );
+  }
+  if (obj['apiVersion'] !== 'apiextensions.k8s.io/v1') {
+    throw new OpGenError(
+      `${where}: apiVersion ${String(obj['apiVersion'])} is not supported; convert the CRD to apiextensions.k8s.io/v1.`,
+    );
+  }
+  const spec = obj['spec'] as Partial<CrdV1['spec']> | undefined;
+  if (!spec?.group || !spec.names?.kind || !spec.names.plural || !Array.isArray(spec.versions)) {
+    throw new OpGenError(
+      `${where}: spec.group, spec.names.kind, spec.names.plural and spec.versions are required in a CRD.`,
+    );
+  }
+  for (const v of spec.versions) {
+    if (!v.schema?.openAPIV3Schema || typeof v.schema.openAPIV3Schema !== 'object') {
+      throw new OpGenError(
+        `${where}: version ${v.name} of ${spec.names.kind} has no schema.openAPIV3Schema; types need one.`,
+      );
+    }
+  }
+  return obj as unknown as CrdV1;
+}

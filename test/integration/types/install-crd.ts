@@ -1,0 +1,40 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parse } from 'yaml';
+import { isNotFound } from '../../../src/client/api-error.ts';
+import { defineKind, type Kind } from '../../../src/client/kind.ts';
+import { ResourceClient, type ObjectLike } from '../../../src/client/resource-client.ts';
+import type { Transport } from '../../../src/client/transport.ts';
+
+interface CrdObject extends ObjectLike {
+  spec?: { group: string; names: { plural: string } };
+  status?: { conditions?: { type: string; status: string }[] };
+}
+
+const CrdKind = defineKind<CrdObject>({
+  group: 'apiextensions.k8s.io',
+  version: 'v1',
+  kind: 'CustomResourceDefinition',
+  plural: 'customresourcedefinitions',
+  namespaced: false,
+});
+
+/** Creates a CRD (YAML text) and waits until its resource answers a list: Established and served. */
+export async function installCrd(
+  transport: Transport,
+  yamlText: string,
+  served: Kind<ObjectLike>,
+): Promise<void> {
+  const crds = new ResourceClient(transport, CrdKind);
+  await crds.create(parse(yamlText) as CrdObject);
+  const resources = new ResourceClient(transport, served);
+  for (let i = 0; i < 200; i++) {
+    try {
+      await resources.list({ limit: 1 });
+      return;
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+      await sleep(50);
+    }
+  }
+  throw new Error(`${served.plural}.${served.group} was never served`);
+}
