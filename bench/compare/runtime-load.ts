@@ -35,28 +35,40 @@ export async function watchAllReady(
     timeoutMs,
   );
   const watch = new Watch(kc);
-  const req = await watch.watch(
-    `/apis/${BENCH_GROUP}/${BENCH_VERSION}/namespaces/${namespace}/${BENCH_PLURAL}`,
-    { allowWatchBookmarks: false },
-    (_type: string, obj: BenchAppObject) => {
-      const name = obj.metadata?.name;
-      if (name && isReady(obj) && !ready.has(name)) {
-        ready.add(name);
-        if (ready.size === count) {
-          clearTimeout(timer);
-          resolveDone(performance.now());
+  const start = (): Promise<AbortController> =>
+    watch.watch(
+      `/apis/${BENCH_GROUP}/${BENCH_VERSION}/namespaces/${namespace}/${BENCH_PLURAL}`,
+      { allowWatchBookmarks: false },
+      (_type: string, obj: BenchAppObject) => {
+        const name = obj.metadata?.name;
+        if (name && isReady(obj) && !ready.has(name)) {
+          ready.add(name);
+          if (ready.size === count) {
+            clearTimeout(timer);
+            resolveDone(performance.now());
+          }
         }
-      }
-    },
-    (err: unknown) => {
-      if (ready.size < count && err) rejectDone(err instanceof Error ? err : new Error(String(err)));
-    },
-  );
+      },
+      (err: unknown) => {
+        if (ready.size < count && err) rejectDone(err instanceof Error ? err : new Error(String(err)));
+      },
+    );
+  // A busy API server may answer 429 (priority and fairness) to a new watch: retry with backoff.
+  let req: AbortController | undefined;
+  for (let attempt = 0; !req; attempt++) {
+    try {
+      req = await start();
+    } catch (err) {
+      if (attempt >= 20 || (err as { statusCode?: number }).statusCode !== 429) throw err;
+      await new Promise((r) => setTimeout(r, 250 * (attempt + 1)));
+    }
+  }
+  const established = req;
   return {
     done,
     abort: () => {
       clearTimeout(timer);
-      req.abort();
+      established.abort();
     },
   };
 }
