@@ -1,5 +1,6 @@
 import type { CommandModule } from './command-module.ts';
 import { createApiCommand } from './create-api.ts';
+import { generateClientCommand } from './generate-client.ts';
 import { generateCrdCommand } from './generate-crd.ts';
 import { generateRbacCommand } from './generate-rbac.ts';
 import { generateTypesCommand } from './generate-types.ts';
@@ -13,4 +14,5 @@ export const generateCommands: readonly CommandModule[] = [
   generateCrdCommand,
   generateRbacCommand,
   generateTypesCommand,
+  generateClientCommand,
 ];

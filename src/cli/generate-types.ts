@@ -33,7 +33,8 @@ export const generateTypesCommand: CommandModule = {
             out: opts.out,
             check: opts.check === true,
           });
-          const shown = (p: string): string => relative(ctx.cwd, p);
+          const shown = (p: string): string =>
+            relative(ctx.cwd, p).startsWith('..') ? p : relative(ctx.cwd, p);
           if (opts.check) {
             if (result.changed.length > 0) {
               throw new OpGenError(
