@@ -18,14 +18,14 @@ const CrdKind = defineKind<CrdObject>({
   namespaced: false,
 });
 
-/** Creates a CRD (YAML text) and waits until its resource answers a list: Established and served. */
+/** Creates a CRD (YAML text or object) and waits until its resource answers a list: Established and served. */
 export async function installCrd(
   transport: Transport,
-  yamlText: string,
+  crd: string | object,
   served: Kind<ObjectLike>,
 ): Promise<void> {
   const crds = new ResourceClient(transport, CrdKind);
-  await crds.create(parse(yamlText) as CrdObject);
+  await crds.create((typeof crd === 'string' ? parse(crd) : crd) as CrdObject);
   const resources = new ResourceClient(transport, served);
   for (let i = 0; i < 200; i++) {
     try {
