@@ -14,7 +14,7 @@ export interface Diagnostic {
  * Type-checks `files` with the project's strict settings, `op-gen` and `op-gen/runtime` mapped to the
  * sources (as a package consumer would see them after a build). Returns every diagnostic.
  */
-export function typeCheck(files: readonly string[]): Diagnostic[] {
+export function createProgram(files: readonly string[]): ts.Program {
   const options: ts.CompilerOptions = {
     target: ts.ScriptTarget.ES2023,
     lib: ['lib.es2023.d.ts'],
@@ -34,8 +34,11 @@ export function typeCheck(files: readonly string[]): Diagnostic[] {
       'op-gen/runtime': [join(repo, 'src', 'runtime', 'index.ts')],
     },
   };
-  const program = ts.createProgram({ rootNames: [...files], options });
-  return ts.getPreEmitDiagnostics(program).map((d) => {
+  return ts.createProgram({ rootNames: [...files], options });
+}
+
+export function typeCheck(files: readonly string[]): Diagnostic[] {
+  return ts.getPreEmitDiagnostics(createProgram(files)).map((d) => {
     const pos = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start) : undefined;
     return {
       file: d.file?.fileName ?? '',
