@@ -13,6 +13,7 @@ export const topLevelCommands: readonly CommandModule[] = [initCommand, createAp
 export const generateCommands: readonly CommandModule[] = [
   generateCrdCommand,
   generateRbacCommand,
+  generateClientCommand,
   generateTypesCommand,
   generateClientCommand,
 ];

@@ -35,6 +35,7 @@ export {
   type WriteOptions,
   type PatchOptions,
   type PatchType,
+  type ApplyObject,
   type ApplyOptions,
   type DeleteOptions,
   type JsonPatchOperation,

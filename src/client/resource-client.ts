@@ -11,6 +11,16 @@ export interface ObjectLike {
     | { name?: string; namespace?: string; resourceVersion?: string; uid?: string };
 }
 
+/**
+ * What a server-side apply sends: only the fields this manager owns (apiVersion, kind and
+ * metadata.name are needed; everything else may be left out).
+ */
+export type ApplyObject<T> = T extends readonly (infer E)[]
+  ? ApplyObject<E>[]
+  : T extends object
+    ? { [K in keyof T]?: ApplyObject<T[K]> }
+    : T;
+
 export interface ObjectKey {
   readonly namespace?: string;
   readonly name: string;
@@ -223,8 +233,8 @@ export class ResourceClient<T extends ObjectLike> {
   }
 
   /** Server-side apply of the fields `obj` sets, owned by `fieldManager`. */
-  apply(obj: T, options: ApplyOptions): Promise<T> {
-    return this.patch(keyOf(obj), 'apply', this.withTypeMeta(obj), options);
+  apply(obj: ApplyObject<T>, options: ApplyOptions): Promise<T> {
+    return this.patch(keyOf(obj as ObjectLike), 'apply', this.withTypeMeta(obj as T), options);
   }
 
   delete(key: ObjectKey, options: DeleteOptions = {}): Promise<unknown> {
@@ -271,8 +281,8 @@ export class ResourceClient<T extends ObjectLike> {
   }
 
   /** Server-side apply to the status subresource. */
-  applyStatus(obj: T, options: ApplyOptions): Promise<T> {
-    return this.patchStatus(keyOf(obj), 'apply', this.withTypeMeta(obj), options);
+  applyStatus(obj: ApplyObject<T>, options: ApplyOptions): Promise<T> {
+    return this.patchStatus(keyOf(obj as ObjectLike), 'apply', this.withTypeMeta(obj as T), options);
   }
 
   getScale(key: ObjectKey): Promise<Scale> {

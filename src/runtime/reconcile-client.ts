@@ -2,6 +2,7 @@ import { isNotFound } from '../client/api-error.ts';
 import type { Kind } from '../client/kind.ts';
 import {
   ResourceClient,
+  type ApplyObject,
   type ApplyOptions,
   type DeleteOptions,
   type ObjectKey,
@@ -94,7 +95,11 @@ export class ReconcileClient {
   }
 
   /** Server-side apply: send the whole desired state every time; the server merges by field owner. */
-  apply<T extends ObjectLike>(kind: Kind<T>, obj: T, options?: Partial<ApplyOptions>): Promise<T> {
+  apply<T extends ObjectLike>(
+    kind: Kind<T>,
+    obj: ApplyObject<T>,
+    options?: Partial<ApplyOptions>,
+  ): Promise<T> {
     return this.resource(kind).apply(obj, { fieldManager: this.defaultFieldManager, ...options });
   }
 
@@ -127,7 +132,11 @@ export class ReconcileClient {
     return this.resource(kind).patchStatus(key, type, patch, this.write(options));
   }
 
-  applyStatus<T extends ObjectLike>(kind: Kind<T>, obj: T, options?: Partial<ApplyOptions>): Promise<T> {
+  applyStatus<T extends ObjectLike>(
+    kind: Kind<T>,
+    obj: ApplyObject<T>,
+    options?: Partial<ApplyOptions>,
+  ): Promise<T> {
     return this.resource(kind).applyStatus(obj, { fieldManager: this.defaultFieldManager, ...options });
   }
 }

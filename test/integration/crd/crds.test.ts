@@ -11,7 +11,6 @@ import {
 } from '@kubernetes/client-node';
 import { parse } from 'yaml';
 import { generateCrds } from '../../../src/generate/crd/index.ts';
-import { celCheckerAvailable } from '../../../src/generate/crd/seams.ts';
 import { controlPlaneSkip, startControlPlane, type ControlPlane } from '../../../src/testing/index.ts';
 
 const FIXTURE = new URL('../../fixtures/crd/', import.meta.url).pathname;
@@ -136,10 +135,11 @@ describe('generated CRDs on a real API server', { timeout: 180_000, skip: contro
 
   it('creates every fixture CRD and each becomes Established', async () => {
     await generateCrds({ cwd: FIXTURE, apiDir: 'api', outDir: out });
-    if (celCheckerAvailable()) await generateCrds({ cwd: FIXTURE, apiDir: 'api-cel', outDir: out });
+    await generateCrds({ cwd: FIXTURE, apiDir: 'api-cel', outDir: out });
+    await generateCrds({ cwd: FIXTURE, apiDir: 'api-k8s', outDir: out });
     const ext = cp.kubeConfig.makeApiClient(ApiextensionsV1Api);
     const files = readdirSync(out).sort();
-    assert.equal(files.length, celCheckerAvailable() ? 4 : 3);
+    assert.equal(files.length, 5);
     for (const file of files) {
       // The client serialises typed models: loadYaml turns the wire form (x-kubernetes-* keys) into one.
       const crd = loadYaml<V1CustomResourceDefinition>(readFileSync(join(out, file), 'utf8'));
@@ -240,7 +240,6 @@ describe('generated CRDs on a real API server', { timeout: 180_000, skip: contro
       body: { apiVersion: 'guard.example.com/v1', kind: 'Guard', metadata: { name }, spec },
     });
   const validGuard = (): Obj => ({ replicas: 2, domain: 'a.example.com', owner: 'me' });
-  const celSkip = celCheckerAvailable() ? false : 'needs src/generate/crd/cel-check.ts (wip/crdk8s)';
   const CEL_CASES: { kind: string; accept: (s: Obj) => void; reject: (s: Obj) => void; message: RegExp }[] = [
     {
       kind: 'rule on a type',
@@ -287,7 +286,7 @@ describe('generated CRDs on a real API server', { timeout: 180_000, skip: contro
   ];
 
   for (const c of CEL_CASES) {
-    it(`CEL ${c.kind}: a valid value is accepted, an invalid one rejected`, { skip: celSkip }, async () => {
+    it(`CEL ${c.kind}: a valid value is accepted, an invalid one rejected`, async () => {
       const good = validGuard();
       c.accept(good);
       try {
@@ -305,41 +304,64 @@ describe('generated CRDs on a real API server', { timeout: 180_000, skip: contro
     });
   }
 
-  it(
-    'CEL on the kind, @immutable and a transition rule with optionalOldSelf',
-    { skip: celSkip },
-    async () => {
-      await assert.rejects(guard(validGuard(), 'x-bad-name'), (err: unknown) =>
-        /guard names start with g/.test(bodyOf(err)),
-      );
-      const target = { group: 'guard.example.com', version: 'v1', namespace: 'default', plural: 'guards' };
-      await objects.createNamespacedCustomObject({
+  it('CEL on the kind, @immutable and a transition rule with optionalOldSelf', async () => {
+    await assert.rejects(guard(validGuard(), 'x-bad-name'), (err: unknown) =>
+      /guard names start with g/.test(bodyOf(err)),
+    );
+    const target = { group: 'guard.example.com', version: 'v1', namespace: 'default', plural: 'guards' };
+    await objects.createNamespacedCustomObject({
+      ...target,
+      body: {
+        apiVersion: 'guard.example.com/v1',
+        kind: 'Guard',
+        metadata: { name: 'gate' },
+        spec: { ...validGuard(), uid: 'one', state: 2 },
+      },
+    });
+    const current = (await objects.getNamespacedCustomObject({ ...target, name: 'gate' })) as Obj & {
+      spec: Obj;
+    };
+    const replace = (spec: Obj): Promise<unknown> =>
+      objects.replaceNamespacedCustomObject({
         ...target,
+        name: 'gate',
+        body: { ...current, spec: { ...current.spec, ...spec } },
+      });
+    await assert.rejects(
+      replace({ uid: 'two' }),
+      (err: unknown) => codeOf(err) === 422 && /field is immutable/.test(bodyOf(err)),
+    );
+    await assert.rejects(
+      replace({ state: 1 }),
+      (err: unknown) => codeOf(err) === 422 && /state cannot go back/.test(bodyOf(err)),
+    );
+    await replace({ state: 3 });
+  });
+
+  it('Kubernetes built-in types: an App with a pod template is accepted, a container without name rejected', async () => {
+    const app = (containers: Obj[]): Promise<unknown> =>
+      objects.createNamespacedCustomObject({
+        group: 'apps.example.com',
+        version: 'v1',
+        namespace: 'default',
+        plural: 'apps',
+        dryRun: 'All',
         body: {
-          apiVersion: 'guard.example.com/v1',
-          kind: 'Guard',
-          metadata: { name: 'gate' },
-          spec: { ...validGuard(), uid: 'one', state: 2 },
+          apiVersion: 'apps.example.com/v1',
+          kind: 'App',
+          metadata: { name: `a${++counter}` },
+          spec: {
+            template: { metadata: { labels: { app: 'x' } }, spec: { containers } },
+            resources: { limits: { cpu: '500m' } },
+            tolerations: [{ key: 'k', operator: 'Exists' }],
+          },
         },
       });
-      const current = (await objects.getNamespacedCustomObject({ ...target, name: 'gate' })) as Obj & {
-        spec: Obj;
-      };
-      const replace = (spec: Obj): Promise<unknown> =>
-        objects.replaceNamespacedCustomObject({
-          ...target,
-          name: 'gate',
-          body: { ...current, spec: { ...current.spec, ...spec } },
-        });
-      await assert.rejects(
-        replace({ uid: 'two' }),
-        (err: unknown) => codeOf(err) === 422 && /field is immutable/.test(bodyOf(err)),
-      );
-      await assert.rejects(
-        replace({ state: 1 }),
-        (err: unknown) => codeOf(err) === 422 && /state cannot go back/.test(bodyOf(err)),
-      );
-      await replace({ state: 3 });
-    },
-  );
+    await app([{ name: 'web', image: 'nginx', ports: [{ containerPort: 80 }] }]);
+    await assert.rejects(app([{ image: 'nginx' }]), (err: unknown) => {
+      assert.equal(codeOf(err), 422, bodyOf(err));
+      assert.match(bodyOf(err), /name/);
+      return true;
+    });
+  });
 });

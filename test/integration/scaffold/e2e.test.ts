@@ -34,11 +34,13 @@ function runCommand(
   cwd: string,
   env: NodeJS.ProcessEnv = {},
 ): Promise<Ran> {
+  // node:test marks its child processes; a nested `node --test` (the project's own tests) would skip its files.
+  const { NODE_TEST_CONTEXT: _nested, ...parentEnv } = process.env;
   return new Promise((resolveRun, reject) => {
     const child = spawn(cmd, args, {
       cwd,
       env: {
-        ...process.env,
+        ...parentEnv,
         npm_config_prefer_offline: 'true',
         npm_config_audit: 'false',
         npm_config_fund: 'false',

@@ -218,6 +218,41 @@ const CASES: BadCase[] = [
     file: `import type { ObjectMeta } from 'op-gen';\n/**\n * @kind\n * @plural Things\n */\nexport interface Thing {\n  metadata?: ObjectMeta;\n  spec: { a?: string };\n}\n`,
     error: /Thing: plural "Things" is not a lower-case DNS label/,
   },
+  {
+    name: 'kind marker on a non-kind type',
+    decls: '/** @printcolumn name=A type=string jsonPath=.a */\nexport interface Inner { a?: string; }',
+    spec: 'inner: Inner;',
+    error:
+      /types\.ts:2: @printcolumn: is a kind marker, but Inner is not a kind\. Put it on the root type marked @kind/,
+  },
+  {
+    name: 'marker in the middle of a line',
+    spec: '/** size of it. @minimum 1 */\n  size: number;',
+    error:
+      /types\.ts:4: @minimum: stands in the middle of a line, where it is not read as a marker\. Start a new comment line with it/,
+  },
+  {
+    name: 'default of the wrong type',
+    spec: '/** @default "three" */\n  size: number;',
+    error:
+      /Thing\.spec\.size: @default "three" is a string, the field is number\. Give a default that fits the type/,
+  },
+  {
+    name: 'default outside the enum',
+    spec: "/** @default big */\n  size?: 'small' | 'large';",
+    error: /Thing\.spec\.size: @default "big" is not one of "small", "large"/,
+  },
+  {
+    name: 'CEL rule naming a field that does not exist',
+    spec: '/** @validation rule="self.sise > 0" */\n  size: { count?: number };',
+    error:
+      /types\.ts:4: Thing\.spec\.size: CEL rule "self\.sise > 0": it reads field "sise", which the schema does not have\. Fix the rule/,
+  },
+  {
+    name: 'CEL rule with a syntax error',
+    spec: '/** @validation rule="self.count >" */\n  size: { count?: number };',
+    error: /types\.ts:4: Thing\.spec\.size: CEL rule "self\.count >": /,
+  },
 ];
 
 function sink(): { stream: Writable; text: () => string } {

@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { generateCrds } from '../../../src/generate/crd/index.ts';
-import { celCheckerAvailable } from '../../../src/generate/crd/seams.ts';
 
 const FIXTURE = new URL('../../fixtures/crd/', import.meta.url).pathname;
 const GOLDEN = new URL('../../golden/crd/', import.meta.url).pathname;
@@ -12,24 +11,11 @@ const GOLDEN_FILE = 'guard.example.com_guards.yaml';
 
 /**
  * CEL rules (`@validation`, `@exactlyOneOf`, `@immutable`...) live in their own fixture folder:
- * generating them needs the CEL checker (src/generate/crd/cel-check.ts, from wip/crdk8s).
+ * generating them runs the CEL checker (src/generate/crd/cel-check.ts).
  */
 describe('CEL markers', () => {
   const out = mkdtempSync(join(tmpdir(), 'op-gen-crd-cel-'));
   after(() => rmSync(out, { recursive: true, force: true }));
-
-  if (!celCheckerAvailable()) {
-    it('without the CEL checker, a rule is a clear error at its marker', async () => {
-      await assert.rejects(generateCrds({ cwd: FIXTURE, apiDir: 'api-cel', outDir: out }), (err: Error) => {
-        assert.match(
-          err.message,
-          /^api-cel\/guard\/v1\/guard_types\.ts:\d+: .*CEL rule checking is not available yet/,
-        );
-        return true;
-      });
-    });
-    return;
-  }
 
   it('emits every CEL form, equal to the golden (UPDATE_GOLDEN=1 rewrites it)', async () => {
     await generateCrds({ cwd: FIXTURE, apiDir: 'api-cel', outDir: out });
