@@ -15,5 +15,4 @@ export const generateCommands: readonly CommandModule[] = [
   generateRbacCommand,
   generateClientCommand,
   generateTypesCommand,
-  generateClientCommand,
 ];
