@@ -50,4 +50,4 @@ export {
   type Credentials,
   type CredentialSource,
 } from './credentials.ts';
-export type { DeepPartial, MergePatch, ApplyConfiguration } from './patch-types.ts';
+export type { MergePatch, ApplyConfiguration } from './patch-types.ts';

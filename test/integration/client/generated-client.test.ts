@@ -333,6 +333,24 @@ describe(
       }
     });
 
+    it('Forbidden: a ServiceAccount without RBAC gets a typed 403', async () => {
+      const kc = await cp.kubeConfigForServiceAccount(ns, 'deckhand');
+      const saTransport = await Transport.fromKubeConfig(kc);
+      try {
+        const shipModule = (await import(join(dir, 'fleet/v1/ship.ts'))) as {
+          ShipClient: new (t: Transport) => ShipClient;
+        };
+        const err = await rejectsWith(
+          new shipModule.ShipClient(saTransport).list({ namespace: ns }),
+          403,
+          'Forbidden',
+        );
+        assert.match(err.message, /system:serviceaccount:sea:deckhand/);
+      } finally {
+        saTransport.close();
+      }
+    });
+
     it('a cluster-scoped kind: create, patch, get, delete without a namespace', async () => {
       await harbors.create({
         apiVersion: 'fleet.example.com/v1',

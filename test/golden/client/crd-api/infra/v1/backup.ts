@@ -94,12 +94,7 @@ export class BackupClient {
 
   /** Server-side apply of `obj`'s fields, owned by `options.fieldManager`; `force` takes conflicting fields. */
   apply(obj: BackupApply, options: ApplyOptions): Promise<Backup> {
-    return this.core.patch(
-      obj.metadata,
-      'apply',
-      { ...obj, apiVersion: 'infra.example.com/v1', kind: 'Backup' },
-      options,
-    );
+    return this.core.apply(obj, options);
   }
 
   delete(key: BackupKey, options?: DeleteOptions): Promise<unknown> {

@@ -95,12 +95,7 @@ export class StoreClient {
 
   /** Server-side apply of `obj`'s fields, owned by `options.fieldManager`; `force` takes conflicting fields. */
   apply(obj: StoreApply, options: ApplyOptions): Promise<Store> {
-    return this.core.patch(
-      obj.metadata,
-      'apply',
-      { ...obj, apiVersion: 'shop.example.com/v1', kind: 'Store' },
-      options,
-    );
+    return this.core.apply(obj, options);
   }
 
   delete(key: StoreKey, options?: DeleteOptions): Promise<unknown> {
@@ -130,12 +125,7 @@ export class StoreClient {
 
   /** Server-side apply to the status subresource. */
   applyStatus(obj: StoreApply, options: ApplyOptions): Promise<Store> {
-    return this.core.patchStatus(
-      obj.metadata,
-      'apply',
-      { ...obj, apiVersion: 'shop.example.com/v1', kind: 'Store' },
-      options,
-    );
+    return this.core.applyStatus(obj, options);
   }
 
   getScale(key: StoreKey): Promise<Scale> {

@@ -94,12 +94,7 @@ export class StoreClient {
 
   /** Server-side apply of `obj`'s fields, owned by `options.fieldManager`; `force` takes conflicting fields. */
   apply(obj: StoreApply, options: ApplyOptions): Promise<Store> {
-    return this.core.patch(
-      obj.metadata,
-      'apply',
-      { ...obj, apiVersion: 'shop.example.com/v1alpha1', kind: 'Store' },
-      options,
-    );
+    return this.core.apply(obj, options);
   }
 
   delete(key: StoreKey, options?: DeleteOptions): Promise<unknown> {
@@ -129,12 +124,7 @@ export class StoreClient {
 
   /** Server-side apply to the status subresource. */
   applyStatus(obj: StoreApply, options: ApplyOptions): Promise<Store> {
-    return this.core.patchStatus(
-      obj.metadata,
-      'apply',
-      { ...obj, apiVersion: 'shop.example.com/v1alpha1', kind: 'Store' },
-      options,
-    );
+    return this.core.applyStatus(obj, options);
   }
 
   /** A typed informer (list + watch into a local store) for the op-gen runtime; call `start()`. */

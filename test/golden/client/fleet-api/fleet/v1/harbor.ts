@@ -94,12 +94,7 @@ export class HarborClient {
 
   /** Server-side apply of `obj`'s fields, owned by `options.fieldManager`; `force` takes conflicting fields. */
   apply(obj: HarborApply, options: ApplyOptions): Promise<Harbor> {
-    return this.core.patch(
-      obj.metadata,
-      'apply',
-      { ...obj, apiVersion: 'fleet.example.com/v1', kind: 'Harbor' },
-      options,
-    );
+    return this.core.apply(obj, options);
   }
 
   delete(key: HarborKey, options?: DeleteOptions): Promise<unknown> {

@@ -91,12 +91,7 @@ export class ShipClient {
 
   /** Server-side apply of `obj`'s fields, owned by `options.fieldManager`; `force` takes conflicting fields. */
   apply(obj: ShipApply, options: ApplyOptions): Promise<Ship> {
-    return this.core.patch(
-      obj.metadata,
-      'apply',
-      { ...obj, apiVersion: 'fleet.example.com/v1', kind: 'Ship' },
-      options,
-    );
+    return this.core.apply(obj, options);
   }
 
   delete(key: ShipKey, options?: DeleteOptions): Promise<unknown> {
@@ -126,12 +121,7 @@ export class ShipClient {
 
   /** Server-side apply to the status subresource. */
   applyStatus(obj: ShipApply, options: ApplyOptions): Promise<Ship> {
-    return this.core.patchStatus(
-      obj.metadata,
-      'apply',
-      { ...obj, apiVersion: 'fleet.example.com/v1', kind: 'Ship' },
-      options,
-    );
+    return this.core.applyStatus(obj, options);
   }
 
   getScale(key: ShipKey): Promise<Scale> {
