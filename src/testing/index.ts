@@ -7,3 +7,4 @@ export {
 } from './binaries.ts';
 export { controlPlaneOrSkip, controlPlaneSkip } from './availability.ts';
 export type { ServiceAccountConfigOptions } from './service-account.ts';
+export { installCrd } from './install-crd.ts';

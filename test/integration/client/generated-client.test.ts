@@ -12,7 +12,7 @@ import { renderClients } from '../../../src/generate/client/index.ts';
 import type { Informer, Lister } from '../../../src/runtime/index.ts';
 import { createLogger } from '../../../src/runtime/logger.ts';
 import { controlPlaneSkip, startControlPlane, type ControlPlane } from '../../../src/testing/index.ts';
-import { installCrd } from '../types/install-crd.ts';
+import { installCrd } from '../../../src/testing/install-crd.ts';
 
 const repo = join(import.meta.dirname, '..', '..', '..');
 const fixture = join(repo, 'test', 'fixtures', 'client');

@@ -1,12 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  ApiextensionsV1Api,
-  CoreV1Api,
-  type KubeConfig,
-  type V1CustomResourceDefinition,
-} from '@kubernetes/client-node';
-import { parse } from 'yaml';
+import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
+import { Transport, type Kind, type ObjectLike } from '../../../src/client/index.ts';
+import { installCrd } from '../../../src/testing/install-crd.ts';
 import { createLogger, type Logger } from '../../../src/runtime/index.ts';
 
 /** Polls `fn` until it returns a value other than undefined/false, or fails after `timeoutMs`. */
@@ -29,14 +25,14 @@ export async function eventually<T>(
   throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
 }
 
-export async function installCrd(kc: KubeConfig, file: URL): Promise<void> {
-  const ext = kc.makeApiClient(ApiextensionsV1Api);
-  const crd = parse(readFileSync(file, 'utf8')) as V1CustomResourceDefinition;
-  await ext.createCustomResourceDefinition({ body: crd });
-  await eventually('CRD established', async () => {
-    const got = await ext.readCustomResourceDefinition({ name: crd.metadata!.name! });
-    return got.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True');
-  });
+/** Installs a CRD file with op-gen/testing's raw-JSON installCrd (keeps `enum` and x-kubernetes-* keys). */
+export async function installCrdFile(kc: KubeConfig, file: URL, served: Kind<ObjectLike>): Promise<void> {
+  const transport = await Transport.fromKubeConfig(kc);
+  try {
+    await installCrd(transport, readFileSync(file, 'utf8'), served);
+  } finally {
+    transport.close();
+  }
 }
 
 export async function createNamespace(kc: KubeConfig, name: string): Promise<void> {

@@ -19,7 +19,7 @@ import {
   setupMemcachedController,
   type Memcached,
 } from '../../fixtures/runtime/memcached-operator.ts';
-import { createNamespace, eventually, installCrd, memoryLogger } from './helpers.ts';
+import { createNamespace, eventually, installCrdFile, memoryLogger } from './helpers.ts';
 
 const CRD = new URL('../../fixtures/runtime/memcached-crd.yaml', import.meta.url);
 
@@ -43,7 +43,7 @@ describe('op-gen/runtime against a real API server', { timeout: 180_000, skip: c
 
   before(async () => {
     cp = await startControlPlane();
-    await installCrd(cp.kubeConfig, CRD);
+    await installCrdFile(cp.kubeConfig, CRD, MemcachedKind);
     await createNamespace(cp.kubeConfig, ns);
     mgr = await Manager.create({
       kubeConfig: cp.kubeConfig,

@@ -11,7 +11,7 @@ import { ResourceClient } from '../../../src/client/resource-client.ts';
 import { Transport } from '../../../src/client/transport.ts';
 import { renderTypes } from '../../../src/generate/types/index.ts';
 import { controlPlaneSkip, startControlPlane, type ControlPlane } from '../../../src/testing/index.ts';
-import { installCrd } from './install-crd.ts';
+import { installCrd } from '../../../src/testing/install-crd.ts';
 
 const repo = join(import.meta.dirname, '..', '..', '..');
 const certCrd = join(repo, 'test', 'fixtures', 'types', 'cert-manager.io_certificates.yaml');

@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parse } from 'yaml';
-import { isNotFound } from '../../../src/client/api-error.ts';
-import { defineKind, type Kind } from '../../../src/client/kind.ts';
-import { ResourceClient, type ObjectLike } from '../../../src/client/resource-client.ts';
-import type { Transport } from '../../../src/client/transport.ts';
+import { isNotFound } from '../client/api-error.ts';
+import { defineKind, type Kind } from '../client/kind.ts';
+import { ResourceClient, type ObjectLike } from '../client/resource-client.ts';
+import type { Transport } from '../client/transport.ts';
 
 interface CrdObject extends ObjectLike {
   spec?: { group: string; names: { plural: string } };
@@ -18,7 +18,11 @@ const CrdKind = defineKind<CrdObject>({
   namespaced: false,
 });
 
-/** Creates a CRD (YAML text or object) and waits until its resource answers a list: Established and served. */
+/**
+ * Creates a CRD (YAML text or object) as raw JSON and waits until its resource answers a list:
+ * Established and served. (client-node's typed CRD model would drop `enum` and rename the
+ * x-kubernetes-* keys.)
+ */
 export async function installCrd(
   transport: Transport,
   crd: string | object,
