@@ -2,8 +2,7 @@ import type { Command } from 'commander';
 import type { CommandModule } from './command-module.ts';
 import { contextFor, type CommandIo } from './context.ts';
 import { UsageError } from '../errors.ts';
-import { createApi, type Generator } from '../scaffold/create-api.ts';
-import { terminalPrompter } from '../scaffold/prompt.ts';
+import type { Generator } from '../scaffold/create-api.ts';
 
 interface CreateApiFlags {
   group?: string;
@@ -59,6 +58,11 @@ export const createApiCommand: CommandModule = {
         if (flags.namespaced && flags.cluster) {
           throw new UsageError('--namespaced and --cluster exclude each other: pass one.');
         }
+        // The scaffold engine (handlebars) loads only when the command runs.
+        const [{ createApi }, { terminalPrompter }] = await Promise.all([
+          import('../scaffold/create-api.ts'),
+          import('../scaffold/prompt.ts'),
+        ]);
         const prompt = terminalPrompter();
         await createApi(
           {

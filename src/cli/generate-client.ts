@@ -1,7 +1,6 @@
-import { relative } from 'node:path';
-import { OpGenError } from '../errors.ts';
 import { readProjectFile } from '../shared/project-file.ts';
 import type { CommandModule } from './command-module.ts';
+import { reportGenerated } from './report-generated.ts';
 import { contextFor } from './context.ts';
 
 /** `op-gen generate client`: a typed client module per served kind of the API folder. */
@@ -23,21 +22,11 @@ export const generateClientCommand: CommandModule = {
           out: opts.out,
           check: opts.check === true,
         });
-        const shown = (p: string): string =>
-          relative(ctx.cwd, p).startsWith('..') ? p : relative(ctx.cwd, p);
-        if (opts.check) {
-          if (result.changed.length > 0) {
-            throw new OpGenError(
-              `${result.changed.length} client file(s) out of date:\n${result.changed.map((f) => `  ${shown(f)}`).join('\n')}\nRun \`op-gen generate client\` and commit the result.`,
-            );
-          }
-          ctx.stdout.write(`${result.files.length} client file(s) up to date\n`);
-          return;
-        }
-        for (const f of result.files)
-          ctx.stdout.write(
-            `${result.changed.includes(f.path) ? 'wrote    ' : 'unchanged'} ${shown(f.path)}\n`,
-          );
+        reportGenerated(
+          ctx,
+          { files: result.files.map((f) => f.path), changed: result.changed },
+          { check: opts.check === true, what: 'client', command: 'op-gen generate client' },
+        );
       });
   },
 };

@@ -1,6 +1,6 @@
-import { relative } from 'node:path';
-import { OpGenError, UsageError } from '../errors.ts';
+import { UsageError } from '../errors.ts';
 import type { CommandModule } from './command-module.ts';
+import { reportGenerated } from './report-generated.ts';
 import { contextFor } from './context.ts';
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
@@ -33,21 +33,11 @@ export const generateTypesCommand: CommandModule = {
             out: opts.out,
             check: opts.check === true,
           });
-          const shown = (p: string): string =>
-            relative(ctx.cwd, p).startsWith('..') ? p : relative(ctx.cwd, p);
-          if (opts.check) {
-            if (result.changed.length > 0) {
-              throw new OpGenError(
-                `${result.changed.length} type file(s) out of date:\n${result.changed.map((f) => `  ${shown(f)}`).join('\n')}\nRun \`op-gen generate types\` and commit the result.`,
-              );
-            }
-            ctx.stdout.write(`${result.files.length} type file(s) up to date\n`);
-            return;
-          }
-          for (const f of result.files)
-            ctx.stdout.write(
-              `${result.changed.includes(f.path) ? 'wrote    ' : 'unchanged'} ${shown(f.path)}\n`,
-            );
+          reportGenerated(
+            ctx,
+            { files: result.files.map((f) => f.path), changed: result.changed },
+            { check: opts.check === true, what: 'type', command: 'op-gen generate types' },
+          );
         },
       );
   },

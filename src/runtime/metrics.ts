@@ -23,15 +23,18 @@ interface Metric {
   render(): string;
 }
 
-export class Counter implements Metric {
+/** A value per label set, rendered as one Prometheus type: what counters and gauges share. */
+abstract class LabeledValues implements Metric {
   readonly name: string;
   private readonly help: string;
-  private readonly values = new Map<string, number>();
-  constructor(name: string, help: string) {
+  private readonly type: 'counter' | 'gauge';
+  protected readonly values = new Map<string, number>();
+  constructor(name: string, help: string, type: 'counter' | 'gauge') {
     this.name = name;
     this.help = help;
+    this.type = type;
   }
-  inc(labels: Labels = {}, by = 1): void {
+  protected addTo(labels: Labels, by: number): void {
     const k = labelKey(labels);
     this.values.set(k, (this.values.get(k) ?? 0) + by);
   }
@@ -39,34 +42,30 @@ export class Counter implements Metric {
     return this.values.get(labelKey(labels)) ?? 0;
   }
   render(): string {
-    const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} counter`];
+    const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} ${this.type}`];
     for (const [k, v] of this.values) lines.push(`${this.name}${k ? `{${k}}` : ''} ${fmt(v)}`);
     return lines.join('\n');
   }
 }
 
-export class Gauge implements Metric {
-  readonly name: string;
-  private readonly help: string;
-  private readonly values = new Map<string, number>();
+export class Counter extends LabeledValues {
   constructor(name: string, help: string) {
-    this.name = name;
-    this.help = help;
+    super(name, help, 'counter');
+  }
+  inc(labels: Labels = {}, by = 1): void {
+    this.addTo(labels, by);
+  }
+}
+
+export class Gauge extends LabeledValues {
+  constructor(name: string, help: string) {
+    super(name, help, 'gauge');
   }
   set(labels: Labels, value: number): void {
     this.values.set(labelKey(labels), value);
   }
   add(labels: Labels, by: number): void {
-    const k = labelKey(labels);
-    this.values.set(k, (this.values.get(k) ?? 0) + by);
-  }
-  get(labels: Labels = {}): number {
-    return this.values.get(labelKey(labels)) ?? 0;
-  }
-  render(): string {
-    const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} gauge`];
-    for (const [k, v] of this.values) lines.push(`${this.name}${k ? `{${k}}` : ''} ${fmt(v)}`);
-    return lines.join('\n');
+    this.addTo(labels, by);
   }
 }
 
