@@ -7,6 +7,7 @@ import {
   ReconcileClient,
   Transport,
   InformerCache,
+  KubeEventRecorder,
   type ReconcileContext,
   type Reconciler,
   type Request,
@@ -186,6 +187,26 @@ describe('op-gen/runtime against a real API server', { timeout: 180_000, skip: c
     assert.ok(
       lines.some((l) => l.msg === 'conflict writing a stale object; requeueing' && l.controller === 'flaky'),
     );
+  });
+
+  it('aggregates repeated events into one Event with a count', async () => {
+    const transport = await Transport.fromKubeConfig(cp.kubeConfig);
+    const recorder = new KubeEventRecorder(transport, 'aggregation-test', logger);
+    const obj = await api().get({ namespace: ns, name: 'one' });
+    recorder.event(obj, 'Warning', 'Flapping', 'the same thing happened');
+    await recorder.flush();
+    recorder.event(obj, 'Warning', 'Flapping', 'the same thing happened');
+    recorder.event(obj, 'Warning', 'Flapping', 'the same thing happened');
+    await recorder.flush();
+    recorder.event(obj, 'Normal', 'Other', 'something else');
+    await recorder.flush();
+    const events = (await mgr.client.resource(builtinKinds.Event).list({ namespace: ns })).items.filter(
+      (e) => e.involvedObject?.uid === obj.metadata.uid && e.source?.component === 'aggregation-test',
+    );
+    assert.equal(events.length, 2);
+    assert.equal(events.find((e) => e.reason === 'Flapping')?.count, 3);
+    assert.equal(events.find((e) => e.reason === 'Other')?.count, 1);
+    transport.close();
   });
 
   it('serves /metrics, /healthz and /readyz', async () => {
