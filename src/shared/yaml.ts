@@ -2,10 +2,12 @@ import { stringify } from 'yaml';
 
 /**
  * The one YAML emitter for generated manifests: block style, 2-space indent, no line folding,
- * keys in the order the value has them (callers sort where order has no meaning).
+ * keys in the order the value has them (callers sort where order has no meaning). Scalars are quoted
+ * by YAML 1.1 rules (`"on"`, `"no"`, `"y"`, `"09:00"`): kubectl and client-go read YAML 1.1, where
+ * those plain scalars would be booleans or numbers. The output is valid YAML 1.2 as well.
  */
 export function toYaml(value: unknown): string {
-  return stringify(value, { lineWidth: 0, indent: 2, aliasDuplicateObjects: false });
+  return stringify(value, { lineWidth: 0, indent: 2, aliasDuplicateObjects: false, version: '1.1' });
 }
 
 /** Several documents in one file, separated by `---`. */
