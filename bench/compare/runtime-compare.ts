@@ -8,16 +8,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import {
-  ApiextensionsV1Api,
-  CoreV1Api,
-  type KubeConfig,
-  type V1CustomResourceDefinition,
-} from '@kubernetes/client-node';
-import { parse } from 'yaml';
-import { startControlPlane } from '../../src/testing/index.ts';
+import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
+import { defineKind, Transport, type ObjectLike } from '../../src/client/index.ts';
+import { installCrd, startControlPlane } from '../../src/testing/index.ts';
 import { peakRssMb, summarize, type Summary } from './peak-rss.ts';
-import { createBenchApps, watchAllReady } from './runtime-load.ts';
+import { BENCH_GROUP, BENCH_PLURAL, BENCH_VERSION, createBenchApps, watchAllReady } from './runtime-load.ts';
 import { goOperator, ROOT } from './tools.ts';
 
 export type Side = 'op-gen' | 'controller-runtime';
@@ -60,25 +55,33 @@ function operatorCommand(side: Side, workers: number): { cmd: string; args: stri
   };
 }
 
-async function waitForCrd(kc: KubeConfig): Promise<void> {
-  const ext = kc.makeApiClient(ApiextensionsV1Api);
-  const crd = parse(
-    readFileSync(join(ROOT, 'bench/compare/benchapp-crd.yaml'), 'utf8'),
-  ) as V1CustomResourceDefinition;
-  await ext.createCustomResourceDefinition({ body: crd });
-  for (let i = 0; i < 200; i++) {
-    const got = await ext.readCustomResourceDefinition({ name: crd.metadata!.name! });
-    if (got.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True')) return;
-    await new Promise((r) => setTimeout(r, 50));
+/** Installs the BenchApp CRD (raw JSON: its enum survives) and waits until it is served. */
+async function installBenchCrd(kc: KubeConfig): Promise<void> {
+  const transport = await Transport.fromKubeConfig(kc);
+  try {
+    await installCrd(
+      transport,
+      readFileSync(join(ROOT, 'bench/compare/benchapp-crd.yaml'), 'utf8'),
+      BenchAppKind,
+    );
+  } finally {
+    transport.close();
   }
-  throw new Error('the BenchApp CRD was never Established');
 }
+
+const BenchAppKind = defineKind<ObjectLike>({
+  group: BENCH_GROUP,
+  version: BENCH_VERSION,
+  kind: 'BenchApp',
+  plural: BENCH_PLURAL,
+  namespaced: true,
+});
 
 export async function runOnce(side: Side, workers: number, objects: number): Promise<RuntimeRun> {
   const cp = await startControlPlane();
   let operator: ChildProcess | undefined;
   try {
-    await waitForCrd(cp.kubeConfig);
+    await installBenchCrd(cp.kubeConfig);
     const namespace = 'bench';
     await cp.kubeConfig.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: namespace } } });
     const { cmd, args } = operatorCommand(side, workers);

@@ -34,7 +34,7 @@ import { defineKind } from '../client/kind.ts';
 /**
  * Descriptors of Kubernetes' built-in kinds, typed with client-node's models. Objects read through
  * the runtime are plain JSON: timestamps are strings even where client-node's types say Date.
- * `op-gen generate rbac` reads this table statically (src/generate/rbac/builtin-kinds.ts mirrors it).
+ * `op-gen generate rbac` reads this table for `.owns(builtinKinds.X)` (src/generate/rbac/builtin-kinds.ts).
  */
 export const builtinKinds = {
   ConfigMap: defineKind<V1ConfigMap>({
