@@ -1,3 +1,4 @@
+import { bundleCommand } from './bundle.ts';
 import type { CommandModule } from './command-module.ts';
 import { createApiCommand } from './create-api.ts';
 import { generateClientCommand } from './generate-client.ts';
@@ -7,7 +8,7 @@ import { generateTypesCommand } from './generate-types.ts';
 import { initCommand } from './init.ts';
 
 /** Top-level commands (`op-gen <name>`). */
-export const topLevelCommands: readonly CommandModule[] = [initCommand, createApiCommand];
+export const topLevelCommands: readonly CommandModule[] = [initCommand, createApiCommand, bundleCommand];
 
 /** Subcommands of `op-gen generate`. */
 export const generateCommands: readonly CommandModule[] = [

@@ -1,0 +1,255 @@
+import { join } from 'node:path';
+import { OpGenError } from '../errors.ts';
+import type { OutputFile } from '../shared/atomic-write.ts';
+import { sortKeysDeep, toYaml } from '../shared/yaml.ts';
+import { opGenVersion } from '../version.ts';
+import type { BundleInputs, CrdManifest, PolicyRule } from './inputs.ts';
+import type { Located, Manifest } from './manifests.ts';
+import { isDnsSubdomain, isSemver, isSemverRange } from './semver.ts';
+
+export interface BundleOptions {
+  readonly version: string;
+  readonly channels: readonly string[];
+  readonly defaultChannel?: string;
+  /** Package name; default the project name. */
+  readonly packageName?: string;
+  /** Operator image; default the manager Deployment's. */
+  readonly image?: string;
+  readonly replaces?: string;
+  readonly skipRange?: string;
+  readonly skips?: readonly string[];
+  /** Output folder, relative to the project. Default `bundle`. */
+  readonly outDir?: string;
+  /** RFC 3339; default now. Fixed for reproducible bundles. */
+  readonly createdAt?: string;
+}
+
+export const ANNOTATION_KEYS = {
+  mediatype: 'operators.operatorframework.io.bundle.mediatype.v1',
+  manifests: 'operators.operatorframework.io.bundle.manifests.v1',
+  metadata: 'operators.operatorframework.io.bundle.metadata.v1',
+  package: 'operators.operatorframework.io.bundle.package.v1',
+  channels: 'operators.operatorframework.io.bundle.channels.v1',
+  defaultChannel: 'operators.operatorframework.io.bundle.channel.default.v1',
+  testMediatype: 'operators.operatorframework.io.test.mediatype.v1',
+  testConfig: 'operators.operatorframework.io.test.config.v1',
+} as const;
+
+const SCORECARD_IMAGE = 'quay.io/operator-framework/scorecard-test:v1.39.0';
+
+function check(options: BundleOptions, inputs: BundleInputs): void {
+  if (!isSemver(options.version)) {
+    throw new OpGenError(`--version ${options.version}: not a semantic version (e.g. 0.1.0 or 1.2.0-rc.1)`);
+  }
+  if (options.replaces && !isDnsSubdomain(options.replaces)) {
+    throw new OpGenError(`--replaces ${options.replaces}: not a CSV name (<package>.v<version>)`);
+  }
+  if (options.skipRange && !isSemverRange(options.skipRange)) {
+    throw new OpGenError(`--skip-range ${options.skipRange}: not a semver range (e.g. ">=0.1.0 <0.2.0")`);
+  }
+  if (options.channels.length === 0) throw new OpGenError('--channels: at least one channel');
+  if (options.defaultChannel && !options.channels.includes(options.defaultChannel)) {
+    throw new OpGenError(
+      `--default-channel ${options.defaultChannel} is not one of --channels ${options.channels.join(',')}`,
+    );
+  }
+  const pkg = options.packageName ?? inputs.project.projectName;
+  if (!isDnsSubdomain(pkg)) throw new OpGenError(`--package ${pkg}: not a DNS-1123 name`);
+  if (inputs.crds.length === 0) {
+    throw new OpGenError(
+      "config/crd/bases: no CRDs. Run `op-gen generate crd` first (the bundle owns the project's CRDs).",
+    );
+  }
+  for (const r of inputs.project.resources) {
+    const group = `${r.group}.${inputs.project.domain}`;
+    if (!inputs.crds.some((c) => c.object.spec.group === group && c.object.spec.names.kind === r.kind)) {
+      throw new OpGenError(
+        `config/crd/bases: no CRD for ${r.kind} (${group}), a resource of op-gen.yaml. Run \`op-gen generate crd\`.`,
+      );
+    }
+  }
+}
+
+/** The samples as alm-examples, each of a kind the bundle owns. */
+function examples(inputs: BundleInputs): Manifest[] {
+  const owned = new Set(inputs.crds.map((c) => `${c.object.spec.group}/${c.object.spec.names.kind}`));
+  return inputs.samples.map((s) => {
+    const group = (s.object.apiVersion ?? '').split('/')[0];
+    if (!owned.has(`${group}/${s.object.kind}`)) {
+      throw new OpGenError(
+        `${s.file}: a sample of ${s.object.kind} (${s.object.apiVersion}), which the bundle does not own. Remove it from config/samples or add its CRD.`,
+      );
+    }
+    return s.object;
+  });
+}
+
+interface Binding {
+  roleRef?: { kind?: string; name?: string };
+  subjects?: { kind?: string; name?: string }[];
+}
+
+/** Rules of the roles bound to the manager's ServiceAccount: ClusterRoles → clusterPermissions, Roles → permissions. */
+function permissions(
+  inputs: BundleInputs,
+  serviceAccount: string,
+): { cluster: PolicyRule[]; namespaced: PolicyRule[] } {
+  const objects = inputs.rbac.map((r) => r.object);
+  const bound = (bindingKind: string, roleKind: string): Manifest[] => {
+    const names = new Set(
+      objects
+        .filter((o) => o.kind === bindingKind)
+        .map((o) => o as unknown as Binding)
+        .filter(
+          (b) =>
+            b.roleRef?.kind === roleKind &&
+            b.subjects?.some((s) => s.kind === 'ServiceAccount' && s.name === serviceAccount),
+        )
+        .map((b) => b.roleRef?.name),
+    );
+    return objects.filter((o) => o.kind === roleKind && names.has(o.metadata?.name));
+  };
+  const rules = (roles: Manifest[]): PolicyRule[] =>
+    roles.flatMap((r) => (r.rules as PolicyRule[] | undefined) ?? []);
+  return {
+    cluster: rules(bound('ClusterRoleBinding', 'ClusterRole')),
+    namespaced: rules(bound('RoleBinding', 'Role')),
+  };
+}
+
+function ownedCrds(crds: readonly Located<CrdManifest>[]): object[] {
+  return crds.flatMap((c) =>
+    c.object.spec.versions
+      .filter((v) => v.served !== false)
+      .map((v) => ({
+        name: `${c.object.spec.names.plural}.${c.object.spec.group}`,
+        version: v.name,
+        kind: c.object.spec.names.kind,
+        displayName: c.object.spec.names.kind,
+        description: v.schema?.openAPIV3Schema?.description ?? c.object.spec.names.kind,
+      })),
+  );
+}
+
+/** Builds every file of the bundle: CSV, CRDs, annotations, Dockerfile, scorecard config. */
+export function buildBundle(cwd: string, inputs: BundleInputs, options: BundleOptions): OutputFile[] {
+  check(options, inputs);
+  const pkg = options.packageName ?? inputs.project.projectName;
+  const out = join(cwd, options.outDir ?? 'bundle');
+  const base = inputs.baseCsv.object;
+  const baseSpec = (base.spec ?? {}) as Record<string, unknown>;
+  const deployment = inputs.deployment.object;
+  const container = deployment.spec.template.spec.containers[0];
+  if (!container) throw new OpGenError(`${inputs.deployment.file}: the manager Deployment has no container`);
+  const image = options.image ?? container.image ?? 'controller:latest';
+  const serviceAccount = deployment.spec.template.spec.serviceAccountName ?? 'default';
+  const prefixedSa = `${inputs.namePrefix}${serviceAccount}`;
+  const perms = permissions(inputs, serviceAccount);
+  const deploymentSpec = structuredClone(deployment.spec);
+  deploymentSpec.template.spec.serviceAccountName = prefixedSa;
+  deploymentSpec.template.spec.containers = deploymentSpec.template.spec.containers.map((c, i) =>
+    i === 0 ? { ...c, image } : c,
+  );
+  const createdAt = options.createdAt ?? new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const annotations: Record<string, string> = {
+    ...(base.metadata?.annotations ?? {}),
+    'alm-examples': JSON.stringify(examples(inputs), null, 2),
+    containerImage: image,
+    createdAt,
+    'operators.operatorframework.io/builder': `op-gen-v${opGenVersion()}`,
+    'operators.operatorframework.io/project_layout': 'op-gen.dev/v1',
+    ...(options.skipRange ? { 'olm.skipRange': options.skipRange } : {}),
+  };
+  const csvName = `${pkg}.v${options.version}`;
+  const {
+    apiservicedefinitions: _api,
+    customresourcedefinitions: baseCrds,
+    install: _install,
+    version: _v,
+    ...keep
+  } = baseSpec;
+  const required = (baseCrds as { required?: unknown[] } | undefined)?.required;
+  const csv = {
+    apiVersion: 'operators.coreos.com/v1alpha1',
+    kind: 'ClusterServiceVersion',
+    metadata: { name: csvName, annotations },
+    spec: {
+      ...keep,
+      customresourcedefinitions: { owned: ownedCrds(inputs.crds), ...(required ? { required } : {}) },
+      install: {
+        strategy: 'deployment',
+        spec: {
+          deployments: [
+            {
+              name: `${inputs.namePrefix}${deployment.metadata?.name ?? 'controller-manager'}`,
+              ...(deployment.metadata?.labels ? { label: deployment.metadata.labels } : {}),
+              spec: deploymentSpec,
+            },
+          ],
+          ...(perms.cluster.length
+            ? { clusterPermissions: [{ serviceAccountName: prefixedSa, rules: perms.cluster }] }
+            : {}),
+          ...(perms.namespaced.length
+            ? { permissions: [{ serviceAccountName: prefixedSa, rules: perms.namespaced }] }
+            : {}),
+        },
+      },
+      relatedImages: [{ name: 'manager', image }],
+      version: options.version,
+      ...(options.replaces ? { replaces: options.replaces } : {}),
+      ...(options.skips?.length ? { skips: [...options.skips] } : {}),
+    },
+  };
+  const bundleAnnotations: Record<string, string> = {
+    [ANNOTATION_KEYS.mediatype]: 'registry+v1',
+    [ANNOTATION_KEYS.manifests]: 'manifests/',
+    [ANNOTATION_KEYS.metadata]: 'metadata/',
+    [ANNOTATION_KEYS.package]: pkg,
+    [ANNOTATION_KEYS.channels]: options.channels.join(','),
+    ...(options.defaultChannel ? { [ANNOTATION_KEYS.defaultChannel]: options.defaultChannel } : {}),
+    [ANNOTATION_KEYS.testMediatype]: 'scorecard+v1',
+    [ANNOTATION_KEYS.testConfig]: 'tests/scorecard/',
+  };
+  const relOut = options.outDir ?? 'bundle';
+  const dockerfile = [
+    'FROM scratch',
+    '',
+    ...Object.entries(bundleAnnotations).map(([k, v]) => `LABEL ${k}=${v}`),
+    '',
+    `COPY ${relOut}/manifests /manifests/`,
+    `COPY ${relOut}/metadata /metadata/`,
+    `COPY ${relOut}/tests/scorecard /tests/scorecard/`,
+    '',
+  ].join('\n');
+  const scorecard = {
+    apiVersion: 'scorecard.operatorframework.io/v1alpha3',
+    kind: 'Configuration',
+    metadata: { name: 'config' },
+    stages: [
+      {
+        parallel: true,
+        tests: [
+          'basic-check-spec',
+          'olm-bundle-validation',
+          'olm-crds-have-validation',
+          'olm-spec-descriptors',
+        ].map((t) => ({
+          entrypoint: ['scorecard-test', t],
+          image: SCORECARD_IMAGE,
+          labels: { suite: t.startsWith('basic') ? 'basic' : 'olm', test: `${t}-test` },
+        })),
+      },
+    ],
+  };
+  const header = '# Generated by op-gen bundle. Do not edit: change config/ and run `op-gen bundle` again.\n';
+  return [
+    { path: join(out, 'manifests', `${pkg}.clusterserviceversion.yaml`), content: header + toYaml(csv) },
+    ...inputs.crds.map((c) => ({
+      path: join(out, 'manifests', `${c.object.spec.group}_${c.object.spec.names.plural}.yaml`),
+      content: toYaml(c.object),
+    })),
+    { path: join(out, 'metadata', 'annotations.yaml'), content: toYaml({ annotations: bundleAnnotations }) },
+    { path: join(out, 'tests', 'scorecard', 'config.yaml'), content: toYaml(sortKeysDeep(scorecard)) },
+    { path: join(cwd, 'bundle.Dockerfile'), content: dockerfile },
+  ].sort((a, b) => a.path.localeCompare(b.path));
+}

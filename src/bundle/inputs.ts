@@ -1,0 +1,115 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { OpGenError } from '../errors.ts';
+import { requireProjectFile, type ProjectFile } from '../shared/project-file.ts';
+import { readYamlDir, readYamlFile, type Located, type Manifest } from './manifests.ts';
+
+export interface PolicyRule {
+  apiGroups?: string[];
+  resources?: string[];
+  resourceNames?: string[];
+  verbs: string[];
+  nonResourceURLs?: string[];
+}
+
+export interface CrdManifest extends Manifest {
+  spec: {
+    group: string;
+    names: { kind: string; plural: string };
+    scope?: string;
+    versions: {
+      name: string;
+      served?: boolean;
+      storage?: boolean;
+      schema?: { openAPIV3Schema?: { description?: string } };
+    }[];
+  };
+}
+
+export interface DeploymentManifest extends Manifest {
+  spec: {
+    template: {
+      spec: {
+        serviceAccountName?: string;
+        containers: { name: string; image?: string; resources?: { requests?: object } }[];
+      };
+    };
+    [key: string]: unknown;
+  };
+}
+
+/** Everything `op-gen bundle` reads from a project, as the files have it (kustomize is not run). */
+export interface BundleInputs {
+  readonly project: ProjectFile;
+  readonly baseCsv: Located;
+  readonly crds: readonly Located<CrdManifest>[];
+  readonly deployment: Located<DeploymentManifest>;
+  readonly rbac: readonly Located[];
+  readonly samples: readonly Located[];
+  /** config/default's namePrefix, applied to names as kustomize would. */
+  readonly namePrefix: string;
+}
+
+const REQUIRED_BASE_FIELDS = [
+  'displayName',
+  'description',
+  'provider',
+  'maintainers',
+  'installModes',
+] as const;
+
+export function readBundleInputs(cwd: string): BundleInputs {
+  const project = requireProjectFile(cwd);
+  const basePath = join(
+    cwd,
+    'config',
+    'manifests',
+    'bases',
+    `${project.projectName}.clusterserviceversion.yaml`,
+  );
+  if (!existsSync(basePath)) {
+    throw new OpGenError(
+      `config/manifests/bases/${project.projectName}.clusterserviceversion.yaml: missing. It is the base CSV (display name, description, maintainers, ...): \`op-gen init\` writes one; create it by hand otherwise.`,
+    );
+  }
+  const baseCsv = readYamlFile(basePath, cwd)[0];
+  if (!baseCsv || baseCsv.object.kind !== 'ClusterServiceVersion') {
+    throw new OpGenError(
+      `config/manifests/bases/${project.projectName}.clusterserviceversion.yaml: not a ClusterServiceVersion`,
+    );
+  }
+  const spec = (baseCsv.object.spec ?? {}) as Record<string, unknown>;
+  const missing = REQUIRED_BASE_FIELDS.filter((f) => {
+    const v = spec[f];
+    return v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
+  });
+  if (missing.length > 0) {
+    throw new OpGenError(
+      `${baseCsv.file}: spec.${missing.join(', spec.')} missing or empty. Fill them in the base CSV.`,
+    );
+  }
+  const crds = readYamlDir(join(cwd, 'config', 'crd', 'bases'), cwd).filter(
+    (m) => m.object.kind === 'CustomResourceDefinition',
+  ) as Located<CrdManifest>[];
+  const manager = readYamlDir(join(cwd, 'config', 'manager'), cwd);
+  const deployment = manager.find((m) => m.object.kind === 'Deployment') as
+    Located<DeploymentManifest> | undefined;
+  if (!deployment) {
+    throw new OpGenError(
+      "config/manager: no Deployment. The bundle's install strategy is built from the manager Deployment (config/manager/manager.yaml).",
+    );
+  }
+  const defaultsPath = join(cwd, 'config', 'default', 'kustomization.yaml');
+  const defaults = existsSync(defaultsPath)
+    ? (readYamlFile(defaultsPath, cwd).at(0)?.object as { namePrefix?: string } | undefined)
+    : undefined;
+  return {
+    project,
+    baseCsv,
+    crds,
+    deployment,
+    rbac: readYamlDir(join(cwd, 'config', 'rbac'), cwd),
+    samples: readYamlDir(join(cwd, 'config', 'samples'), cwd),
+    namePrefix: defaults?.namePrefix ?? '',
+  };
+}

@@ -1,0 +1,49 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { OpGenError } from '../errors.ts';
+
+/** A Kubernetes object as read from YAML, with where it came from. */
+export interface Manifest {
+  readonly apiVersion?: string;
+  readonly kind?: string;
+  readonly metadata?: {
+    name?: string;
+    namespace?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+  };
+  readonly [key: string]: unknown;
+}
+
+export interface Located<T = Manifest> {
+  readonly file: string;
+  readonly object: T;
+}
+
+/** Every document of a YAML file; errors name the file (relative to `root`) and line. */
+export function readYamlFile(path: string, root: string): Located[] {
+  const rel = relative(root, path);
+  const docs = parseAllDocuments(readFileSync(path, 'utf8'));
+  const out: Located[] = [];
+  for (const doc of docs) {
+    const error = doc.errors[0];
+    if (error)
+      throw new OpGenError(
+        `${rel}:${error.linePos?.[0]?.line ?? 1}: YAML syntax error: ${error.message.split('\n')[0]}`,
+      );
+    const value: unknown = doc.toJS();
+    if (value && typeof value === 'object' && !Array.isArray(value))
+      out.push({ file: rel, object: value as Manifest });
+  }
+  return out;
+}
+
+/** The objects of every .yaml/.yml file in `dir` (not kustomization.yaml), sorted by file name. */
+export function readYamlDir(dir: string, root: string): Located[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => /\.ya?ml$/.test(f) && f !== 'kustomization.yaml')
+    .sort()
+    .flatMap((f) => readYamlFile(join(dir, f), root));
+}

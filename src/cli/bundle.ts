@@ -1,0 +1,93 @@
+import type { Command } from 'commander';
+import { OpGenError, UsageError } from '../errors.ts';
+import type { CommandModule } from './command-module.ts';
+import { contextFor, type CommandIo } from './context.ts';
+import { reportGenerated } from './report-generated.ts';
+
+interface BundleFlags {
+  version?: string;
+  channels: string;
+  defaultChannel?: string;
+  package?: string;
+  image?: string;
+  replaces?: string;
+  skipRange?: string;
+  skips?: string;
+  out: string;
+  createdAt?: string;
+  check?: boolean;
+}
+
+/** `op-gen bundle` and `op-gen bundle validate`. The bundle code loads only when run. */
+export const bundleCommand: CommandModule = {
+  register(parent: Command, io: CommandIo): void {
+    const bundle = parent
+      .command('bundle')
+      .description(
+        'write an OLM bundle (CSV, CRDs, annotations, bundle.Dockerfile, scorecard config) from config/',
+      )
+      .option('--version <semver>', 'the operator version (the CSV is <package>.v<version>)')
+      .option('--channels <list>', 'comma-separated channels', 'alpha')
+      .option('--default-channel <name>', 'the default channel (one of --channels)')
+      .option('--package <name>', 'package name (default: the project name)')
+      .option('--image <image>', "the operator image (default: the manager Deployment's)")
+      .option('--replaces <csv>', 'the CSV this version upgrades from, e.g. my-operator.v0.1.0')
+      .option('--skip-range <range>', 'olm.skipRange, e.g. ">=0.1.0 <0.2.0"')
+      .option('--skips <list>', 'comma-separated CSV names this version skips')
+      .option('--out <dir>', 'bundle folder', 'bundle')
+      .option('--created-at <time>', 'RFC 3339 createdAt (default: now), for reproducible bundles')
+      .option('--check', 'write nothing; exit 1 listing the files that would change (for CI)')
+      .action(async (flags: BundleFlags, command: Command) => {
+        const ctx = contextFor(command, io);
+        if (!flags.version) throw new UsageError('bundle needs --version <semver>, e.g. --version 0.1.0');
+        const list = (s: string | undefined): string[] =>
+          (s ?? '')
+            .split(',')
+            .map((x) => x.trim())
+            .filter((x) => x !== '');
+        const { generateBundle } = await import('../bundle/index.ts');
+        const result = generateBundle(ctx.cwd, {
+          version: flags.version,
+          channels: list(flags.channels),
+          ...(flags.defaultChannel ? { defaultChannel: flags.defaultChannel } : {}),
+          ...(flags.package ? { packageName: flags.package } : {}),
+          ...(flags.image ? { image: flags.image } : {}),
+          ...(flags.replaces ? { replaces: flags.replaces } : {}),
+          ...(flags.skipRange ? { skipRange: flags.skipRange } : {}),
+          ...(flags.skips ? { skips: list(flags.skips) } : {}),
+          outDir: flags.out,
+          ...(flags.createdAt ? { createdAt: flags.createdAt } : {}),
+          check: flags.check === true,
+        });
+        reportGenerated(ctx, result, {
+          check: flags.check === true,
+          what: 'bundle',
+          command: 'op-gen bundle',
+        });
+      });
+    bundle
+      .command('validate [dir]')
+      .description("check a bundle against the operator-framework validators' rules (default dir: bundle)")
+      .option('--optional-suite <name>', 'also run an optional suite: operatorhub')
+      .action(async (dir: string | undefined, flags: { optionalSuite?: string }, command: Command) => {
+        const ctx = contextFor(command, io);
+        if (flags.optionalSuite && flags.optionalSuite !== 'operatorhub') {
+          throw new UsageError(
+            `--optional-suite ${flags.optionalSuite}: the only optional suite is operatorhub`,
+          );
+        }
+        const { validateBundle } = await import('../bundle/index.ts');
+        const { resolve } = await import('node:path');
+        const findings = validateBundle(resolve(ctx.cwd, dir ?? 'bundle'), {
+          ...(flags.optionalSuite ? { optionalSuites: [flags.optionalSuite] } : {}),
+        });
+        for (const f of findings)
+          ctx.stdout.write(`${f.severity === 'error' ? 'ERROR  ' : 'WARNING'} [${f.rule}] ${f.message}\n`);
+        const errors = findings.filter((f) => f.severity === 'error').length;
+        const warnings = findings.length - errors;
+        if (errors > 0)
+          throw new OpGenError(`bundle validation failed: ${errors} error(s), ${warnings} warning(s)`);
+        ctx.stdout.write(`bundle valid: 0 errors, ${warnings} warning(s)\n`);
+      });
+  },
+};

@@ -1,0 +1,259 @@
+import assert from 'node:assert/strict';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { parse, parseAllDocuments, stringify } from 'yaml';
+import { validateBundle } from '../../../src/bundle/index.ts';
+import { opGen, sampleProject } from './project.ts';
+
+const GOLDEN = new URL('../../golden/bundle/', import.meta.url).pathname;
+const FILES = [
+  'bundle.Dockerfile',
+  'bundle/manifests/cache.example.com_memcacheds.yaml',
+  'bundle/manifests/memcached-operator.clusterserviceversion.yaml',
+  'bundle/metadata/annotations.yaml',
+  'bundle/tests/scorecard/config.yaml',
+];
+const ARGS = [
+  'bundle',
+  '--version',
+  '0.1.0',
+  '--channels',
+  'alpha,stable',
+  '--default-channel',
+  'stable',
+  '--image',
+  'example.com/memcached-operator:0.1.0',
+  '--created-at',
+  '2026-01-01T00:00:00Z',
+];
+
+function bundled(): string {
+  const project = sampleProject();
+  const r = opGen(project, ...ARGS);
+  assert.equal(r.status, 0, r.stderr);
+  return project;
+}
+
+type Edit = (dir: string) => void;
+/**
+ * A YAML document as the tests edit it: any path may be read or assigned. Typing every manifest shape
+ * here would only restate the CSV schema; the assertions check the results.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Doc = Record<string, any>;
+function editYaml(file: string, fn: (doc: Doc) => void): void {
+  const doc = parse(readFileSync(file, 'utf8')) as Doc;
+  fn(doc);
+  writeFileSync(file, stringify(doc));
+}
+const csvOf = (dir: string): string =>
+  join(dir, 'manifests', 'memcached-operator.clusterserviceversion.yaml');
+const crdOf = (dir: string): string => join(dir, 'manifests', 'cache.example.com_memcacheds.yaml');
+
+describe('op-gen bundle', () => {
+  it("writes the sample project's bundle, equal to the goldens, and validates it with zero errors", () => {
+    const project = bundled();
+    for (const file of FILES) {
+      const actual = readFileSync(join(project, file), 'utf8');
+      if (process.env.UPDATE_GOLDEN) {
+        mkdirSync(join(GOLDEN, file, '..'), { recursive: true });
+        writeFileSync(join(GOLDEN, file), actual);
+      }
+      assert.equal(actual, readFileSync(join(GOLDEN, file), 'utf8'), `${file} differs from its golden`);
+    }
+    const errors = validateBundle(join(project, 'bundle')).filter((f) => f.severity === 'error');
+    assert.deepEqual(errors, []);
+    const r = opGen(project, 'bundle', 'validate');
+    assert.equal(r.status, 0);
+    assert.match(r.stdout, /bundle valid: 0 errors/);
+    assert.equal(opGen(project, ...ARGS, '--check').status, 0, '--check on an up-to-date bundle');
+  });
+
+  it('builds the install strategy, permissions and owned CRDs from config/', () => {
+    const project = bundled();
+    const csv = parse(readFileSync(join(project, FILES[2]!), 'utf8')) as Doc;
+    assert.equal(csv.metadata.name, 'memcached-operator.v0.1.0');
+    assert.equal(csv.spec.version, '0.1.0');
+    const dep = csv.spec.install.spec.deployments[0];
+    assert.equal(dep.name, 'memcached-operator-controller-manager');
+    assert.equal(dep.spec.template.spec.containers[0].image, 'example.com/memcached-operator:0.1.0');
+    const sa = dep.spec.template.spec.serviceAccountName;
+    assert.equal(csv.spec.install.spec.clusterPermissions[0].serviceAccountName, sa);
+    assert.ok(
+      csv.spec.install.spec.clusterPermissions[0].rules.some((r: Doc) => r.resources?.includes('memcacheds')),
+    );
+    assert.ok(
+      csv.spec.install.spec.permissions[0].rules.some((r: Doc) => r.resources?.includes('leases')),
+      'leader election Role',
+    );
+    assert.deepEqual(
+      csv.spec.customresourcedefinitions.owned.map((o: Doc) => [o.name, o.version, o.kind]),
+      [['memcacheds.cache.example.com', 'v1alpha1', 'Memcached']],
+    );
+    assert.equal(JSON.parse(csv.metadata.annotations['alm-examples'])[0].kind, 'Memcached');
+    const annotations = parse(readFileSync(join(project, FILES[3]!), 'utf8')).annotations;
+    const dockerfile = readFileSync(join(project, FILES[0]!), 'utf8');
+    for (const [k, v] of Object.entries(annotations))
+      assert.ok(dockerfile.includes(`LABEL ${k}=${String(v)}`));
+  });
+
+  describe('bad input: a clear error and nothing written', () => {
+    const cases: [string, Edit, string[], RegExp][] = [
+      [
+        'a version that is not semver',
+        () => {},
+        ['--version', '1.0'],
+        /--version 1\.0: not a semantic version/,
+      ],
+      [
+        'a missing base CSV field',
+        (p) =>
+          editYaml(
+            join(p, 'config/manifests/bases/memcached-operator.clusterserviceversion.yaml'),
+            (d) => delete d.spec.maintainers,
+          ),
+        [],
+        /spec\.maintainers missing or empty/,
+      ],
+      [
+        'a sample of a kind the bundle does not own',
+        (p) =>
+          writeFileSync(
+            join(p, 'config/samples/other.yaml'),
+            'apiVersion: other.example.com/v1\nkind: Other\nmetadata:\n  name: o\n',
+          ),
+        [],
+        /config\/samples\/other\.yaml: a sample of Other .*does not own/,
+      ],
+      [
+        'a missing CRD',
+        (p) => rmSync(join(p, 'config/crd/bases'), { recursive: true }),
+        [],
+        /no CRDs\. Run `op-gen generate crd`/,
+      ],
+      [
+        'no manager Deployment',
+        (p) =>
+          writeFileSync(
+            join(p, 'config/manager/manager.yaml'),
+            'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: system\n',
+          ),
+        [],
+        /config\/manager: no Deployment/,
+      ],
+    ];
+    for (const [name, edit, extra, message] of cases) {
+      it(name, () => {
+        const project = sampleProject();
+        edit(project);
+        const base = ARGS.filter(
+          (a, i) => !(extra.includes('--version') && (a === '--version' || ARGS[i - 1] === '--version')),
+        );
+        const r = opGen(project, ...base, ...extra);
+        assert.equal(r.status, 1, r.stdout);
+        assert.match(r.stderr, message);
+        assert.equal(existsSync(join(project, 'bundle')), false, 'nothing written');
+        assert.equal(existsSync(join(project, 'bundle.Dockerfile')), false);
+      });
+    }
+  });
+
+  describe('bundle validate fails each broken bundle with its rule', () => {
+    const good = bundled();
+    const cases: [string, Edit][] = [
+      ['bundle-one-csv', (d) => cpSync(csvOf(d), join(d, 'manifests', 'second.clusterserviceversion.yaml'))],
+      ['csv-name', (d) => editYaml(csvOf(d), (c) => (c.metadata.name = 'Bad_Name'))],
+      ['csv-version-semver', (d) => editYaml(csvOf(d), (c) => (c.spec.version = '1.0'))],
+      ['csv-replaces', (d) => editYaml(csvOf(d), (c) => (c.spec.replaces = 'Not A Name'))],
+      ['csv-skips', (d) => editYaml(csvOf(d), (c) => (c.spec.skips = ['bad skip']))],
+      [
+        'csv-skip-range',
+        (d) => editYaml(csvOf(d), (c) => (c.metadata.annotations['olm.skipRange'] = 'sometime')),
+      ],
+      [
+        'csv-install-modes',
+        (d) => editYaml(csvOf(d), (c) => c.spec.installModes.forEach((m: Doc) => (m.supported = false))),
+      ],
+      [
+        'csv-owned-crd-fields',
+        (d) => editYaml(csvOf(d), (c) => delete c.spec.customresourcedefinitions.owned[0].version),
+      ],
+      [
+        'csv-alm-examples',
+        (d) => editYaml(csvOf(d), (c) => (c.metadata.annotations['alm-examples'] = '[{not json')),
+      ],
+      ['bundle-owned-crd-present', (d) => rmSync(crdOf(d))],
+      [
+        'bundle-owned-crd-match',
+        (d) => editYaml(csvOf(d), (c) => (c.spec.customresourcedefinitions.owned[0].kind = 'Memcache')),
+      ],
+      ['bundle-crd-owned', (d) => editYaml(csvOf(d), (c) => (c.spec.customresourcedefinitions.owned = []))],
+      [
+        'crd-valid',
+        (d) => editYaml(crdOf(d), (c) => c.spec.versions.push({ ...c.spec.versions[0], name: 'v1' })),
+      ],
+      [
+        'bundle-annotations',
+        (d) =>
+          editYaml(
+            join(d, 'metadata', 'annotations.yaml'),
+            (a) => delete a.annotations['operators.operatorframework.io.bundle.package.v1'],
+          ),
+      ],
+      [
+        'bundle-supported-kinds',
+        (d) =>
+          writeFileSync(
+            join(d, 'manifests', 'deploy.yaml'),
+            'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: x\n',
+          ),
+      ],
+      [
+        'bundle-dockerfile-labels',
+        (d) =>
+          writeFileSync(
+            join(d, '..', 'bundle.Dockerfile'),
+            readFileSync(join(d, '..', 'bundle.Dockerfile'), 'utf8').replace(
+              'channels.v1=alpha,stable',
+              'channels.v1=alpha',
+            ),
+          ),
+      ],
+    ];
+    for (const [rule, edit] of cases) {
+      it(rule, () => {
+        const root = join(sampleProject(), '..');
+        cpSync(join(good, 'bundle'), join(root, 'bundle'), { recursive: true });
+        cpSync(join(good, 'bundle.Dockerfile'), join(root, 'bundle.Dockerfile'));
+        edit(join(root, 'bundle'));
+        const errors = validateBundle(join(root, 'bundle')).filter((f) => f.severity === 'error');
+        assert.ok(errors.length > 0, 'expected an error');
+        assert.ok(
+          errors.some((e) => e.rule === rule),
+          `expected rule ${rule}, got ${errors.map((e) => e.rule).join(', ')}`,
+        );
+        const r = opGen(root, 'bundle', 'validate', 'bundle');
+        assert.equal(r.status, 1);
+        assert.match(r.stdout, new RegExp(`ERROR +\\[${rule}\\]`));
+      });
+    }
+  });
+
+  it('--optional-suite operatorhub adds the OperatorHub checks', () => {
+    const project = bundled();
+    const r = opGen(project, 'bundle', 'validate', '--optional-suite', 'operatorhub');
+    assert.equal(r.status, 1);
+    assert.match(r.stdout, /ERROR +\[operatorhub-icon\]/);
+    assert.match(r.stdout, /WARNING \[csv-icon\]/);
+  });
+
+  it('keeps the manifests it writes to kinds OLM accepts', () => {
+    const project = bundled();
+    for (const f of readdirSync(join(project, 'bundle', 'manifests'))) {
+      for (const doc of parseAllDocuments(readFileSync(join(project, 'bundle', 'manifests', f), 'utf8'))) {
+        assert.ok(['ClusterServiceVersion', 'CustomResourceDefinition'].includes(String(doc.get('kind'))));
+      }
+    }
+  });
+});
