@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import { OpGenError, UsageError } from '../errors.ts';
 import type { CommandModule } from './command-module.ts';
@@ -18,6 +20,14 @@ interface BundleFlags {
   check?: boolean;
 }
 
+/** The project's package.json version, the default bundle version (as operator-sdk's VERSION). */
+function packageVersion(cwd: string): string | undefined {
+  const path = join(cwd, 'package.json');
+  if (!existsSync(path)) return undefined;
+  const pkg = JSON.parse(readFileSync(path, 'utf8')) as { version?: unknown };
+  return typeof pkg.version === 'string' ? pkg.version : undefined;
+}
+
 /** `op-gen bundle` and `op-gen bundle validate`. The bundle code loads only when run. */
 export const bundleCommand: CommandModule = {
   register(parent: Command, io: CommandIo): void {
@@ -26,7 +36,10 @@ export const bundleCommand: CommandModule = {
       .description(
         'write an OLM bundle (CSV, CRDs, annotations, bundle.Dockerfile, scorecard config) from config/',
       )
-      .option('--version <semver>', 'the operator version (the CSV is <package>.v<version>)')
+      .option(
+        '--version <semver>',
+        "the operator version (the CSV is <package>.v<version>); default: package.json's",
+      )
       .option('--channels <list>', 'comma-separated channels', 'alpha')
       .option('--default-channel <name>', 'the default channel (one of --channels)')
       .option('--package <name>', 'package name (default: the project name)')
@@ -39,7 +52,11 @@ export const bundleCommand: CommandModule = {
       .option('--check', 'write nothing; exit 1 listing the files that would change (for CI)')
       .action(async (flags: BundleFlags, command: Command) => {
         const ctx = contextFor(command, io);
-        if (!flags.version) throw new UsageError('bundle needs --version <semver>, e.g. --version 0.1.0');
+        const version = flags.version ?? packageVersion(ctx.cwd);
+        if (!version)
+          throw new UsageError(
+            'bundle needs --version <semver> (or a version in package.json), e.g. --version 0.1.0',
+          );
         const list = (s: string | undefined): string[] =>
           (s ?? '')
             .split(',')
@@ -47,7 +64,7 @@ export const bundleCommand: CommandModule = {
             .filter((x) => x !== '');
         const { generateBundle } = await import('../bundle/index.ts');
         const result = generateBundle(ctx.cwd, {
-          version: flags.version,
+          version,
           channels: list(flags.channels),
           ...(flags.defaultChannel ? { defaultChannel: flags.defaultChannel } : {}),
           ...(flags.package ? { packageName: flags.package } : {}),

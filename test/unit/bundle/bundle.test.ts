@@ -240,6 +240,14 @@ describe('op-gen bundle', () => {
     }
   });
 
+  it("defaults --version to the project's package.json version (npm run bundle works as scaffolded)", () => {
+    const project = sampleProject();
+    const r = opGen(project, 'bundle', '--created-at', '2026-01-01T00:00:00Z');
+    assert.equal(r.status, 0, r.stderr);
+    const csv = parse(readFileSync(join(project, FILES[2]!), 'utf8')) as Doc;
+    assert.equal(csv.metadata.name, 'memcached-operator.v0.0.1');
+  });
+
   it('--optional-suite operatorhub adds the OperatorHub checks', () => {
     const project = bundled();
     const r = opGen(project, 'bundle', 'validate', '--optional-suite', 'operatorhub');
