@@ -3,6 +3,7 @@ import { OpGenError } from '../errors.ts';
 import type { OutputFile } from '../shared/atomic-write.ts';
 import { sortKeysDeep, toYaml } from '../shared/yaml.ts';
 import { opGenVersion } from '../version.ts';
+import type { OwnedCrdExtras } from './descriptors.ts';
 import type { BundleInputs, CrdManifest, PolicyRule } from './inputs.ts';
 import type { Located, Manifest } from './manifests.ts';
 import { isDnsSubdomain, isSemver, isSemverRange } from './semver.ts';
@@ -117,22 +118,35 @@ function permissions(
   };
 }
 
-function ownedCrds(crds: readonly Located<CrdManifest>[]): object[] {
+function ownedCrds(
+  crds: readonly Located<CrdManifest>[],
+  extras: ReadonlyMap<string, OwnedCrdExtras>,
+): object[] {
   return crds.flatMap((c) =>
     c.object.spec.versions
       .filter((v) => v.served !== false)
-      .map((v) => ({
-        name: `${c.object.spec.names.plural}.${c.object.spec.group}`,
-        version: v.name,
-        kind: c.object.spec.names.kind,
-        displayName: c.object.spec.names.kind,
-        description: v.schema?.openAPIV3Schema?.description ?? c.object.spec.names.kind,
-      })),
+      .map((v) => {
+        const name = `${c.object.spec.names.plural}.${c.object.spec.group}`;
+        const more = extras.get(`${name}/${v.name}`) ?? {};
+        return {
+          name,
+          version: v.name,
+          kind: c.object.spec.names.kind,
+          displayName: c.object.spec.names.kind,
+          description: v.schema?.openAPIV3Schema?.description ?? c.object.spec.names.kind,
+          ...more,
+        };
+      }),
   );
 }
 
 /** Builds every file of the bundle: CSV, CRDs, annotations, Dockerfile, scorecard config. */
-export function buildBundle(cwd: string, inputs: BundleInputs, options: BundleOptions): OutputFile[] {
+export function buildBundle(
+  cwd: string,
+  inputs: BundleInputs,
+  options: BundleOptions,
+  extras: ReadonlyMap<string, OwnedCrdExtras> = new Map(),
+): OutputFile[] {
   check(options, inputs);
   const pkg = options.packageName ?? inputs.project.projectName;
   const out = join(cwd, options.outDir ?? 'bundle');
@@ -175,7 +189,7 @@ export function buildBundle(cwd: string, inputs: BundleInputs, options: BundleOp
     metadata: { name: csvName, annotations },
     spec: {
       ...keep,
-      customresourcedefinitions: { owned: ownedCrds(inputs.crds), ...(required ? { required } : {}) },
+      customresourcedefinitions: { owned: ownedCrds(inputs.crds, extras), ...(required ? { required } : {}) },
       install: {
         strategy: 'deployment',
         spec: {

@@ -63,7 +63,7 @@ export const bundleCommand: CommandModule = {
             .map((x) => x.trim())
             .filter((x) => x !== '');
         const { generateBundle } = await import('../bundle/index.ts');
-        const result = generateBundle(ctx.cwd, {
+        const result = await generateBundle(ctx.cwd, {
           version,
           channels: list(flags.channels),
           ...(flags.defaultChannel ? { defaultChannel: flags.defaultChannel } : {}),

@@ -248,6 +248,40 @@ describe('op-gen bundle', () => {
     assert.equal(csv.metadata.name, 'memcached-operator.v0.0.1');
   });
 
+  it('reads spec/status descriptors, display name and resources from @csv: markers on the API types', () => {
+    const project = sampleProject();
+    const types = join(project, 'src/api/cache/v1alpha1/memcached.ts');
+    let src = readFileSync(types, 'utf8');
+    src = src.replace(
+      ' * @kind\n',
+      ' * @kind\n * @csv:displayName Memcached Cluster\n * @csv:resource kind=Deployment version=v1\n',
+    );
+    src = src.replace(
+      /(\n {2}\/\*\*\n {3}\* Number of replicas[^\n]*\n)/,
+      '$1   * @csv:descriptor displayName=Size xDescriptors=urn:alm:descriptor:com.tectonic.ui:podCount\n',
+    );
+    src = src.replace(
+      /(\n {3}\* @listType map\n)/,
+      '\n   * @csv:descriptor xDescriptors=urn:alm:descriptor:io.kubernetes.conditions$1',
+    );
+    writeFileSync(types, src);
+    assert.equal(opGen(project, 'generate', 'crd').status, 0, 'generate crd ignores @csv: tags');
+    const r = opGen(project, ...ARGS);
+    assert.equal(r.status, 0, r.stderr);
+    const owned = (parse(readFileSync(join(project, FILES[2]!), 'utf8')) as Doc).spec
+      .customresourcedefinitions.owned[0];
+    assert.equal(owned.displayName, 'Memcached Cluster');
+    assert.deepEqual(owned.resources, [{ kind: 'Deployment', version: 'v1' }]);
+    assert.deepEqual(
+      owned.specDescriptors.map((d: Doc) => [d.path, d.displayName, d['x-descriptors']]),
+      [['size', 'Size', ['urn:alm:descriptor:com.tectonic.ui:podCount']]],
+    );
+    assert.equal(owned.statusDescriptors[0].path, 'conditions');
+    assert.deepEqual(owned.statusDescriptors[0]['x-descriptors'], [
+      'urn:alm:descriptor:io.kubernetes.conditions',
+    ]);
+  });
+
   it('--optional-suite operatorhub adds the OperatorHub checks', () => {
     const project = bundled();
     const r = opGen(project, 'bundle', 'validate', '--optional-suite', 'operatorhub');
