@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -19,9 +19,15 @@ function alive(pid: number): boolean {
 
 describe('control plane cleanup', { timeout: 60_000, skip: controlPlaneSkip() }, () => {
   it('SIGINT to the test process stops its etcd and kube-apiserver and removes their data', async (t) => {
-    const child = spawn(process.execPath, [SCRIPT], { stdio: ['ignore', 'pipe', 'inherit'] });
+    // A TMPDIR of its own: control planes of other test files come and go in the shared one.
+    const tmp = mkdtempSync(join(tmpdir(), 'op-gen-cleanup-test-'));
+    const child = spawn(process.execPath, [SCRIPT], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, TMPDIR: tmp },
+    });
     t.after(() => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+      rmSync(tmp, { recursive: true, force: true });
     });
     const line = await new Promise<string>((resolve, reject) => {
       let out = '';
@@ -42,6 +48,6 @@ describe('control plane cleanup', { timeout: 60_000, skip: controlPlaneSkip() },
     assert.equal(await exited, 'SIGINT', 'the process still dies of the signal');
     for (let i = 0; i < 50 && pids.some(alive); i++) await new Promise((r) => setTimeout(r, 100));
     assert.deepEqual(pids.filter(alive), [], 'no control plane process left');
-    assert.equal(existsSync(join(tmpdir(), dirs[0]!)), false, 'temp data removed');
+    assert.equal(existsSync(join(tmp, dirs[0]!)), false, 'temp data removed');
   });
 });
