@@ -1,4 +1,5 @@
-import { relative } from 'node:path';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { changedFiles, writeFilesAtomically } from '../shared/atomic-write.ts';
 import { buildBundle, type BundleOptions } from './build.ts';
 import { readCsvMarkers } from './descriptors.ts';
@@ -7,14 +8,40 @@ import { readBundleInputs } from './inputs.ts';
 export { validateBundle, type Finding, type Severity, type ValidateOptions } from './validate.ts';
 export type { BundleOptions } from './build.ts';
 
-/** `op-gen bundle`: reads the project, writes (or with `check`, compares) every bundle file atomically. */
+/**
+ * `op-gen bundle`: reads the project, writes (or with `check`, compares) every bundle file atomically.
+ * Files of bundle/manifests/ that the bundle no longer has (a removed kind, a renamed Service) are
+ * stale: they are deleted after the write, and `check` counts them as changed.
+ */
 export async function generateBundle(
   cwd: string,
   options: BundleOptions & { check?: boolean },
-): Promise<{ files: string[]; changed: string[] }> {
+): Promise<{ files: string[]; changed: string[]; removed: string[]; warnings: string[] }> {
   const inputs = readBundleInputs(cwd);
-  const files = buildBundle(cwd, inputs, options, await readCsvMarkers(cwd, inputs.project.apiDir));
+  const { files, warnings } = buildBundle(
+    cwd,
+    inputs,
+    options,
+    await readCsvMarkers(cwd, inputs.project.apiDir),
+  );
+  const manifestsDir = join(cwd, options.outDir ?? 'bundle', 'manifests');
+  const wanted = new Set(files.map((f) => f.path));
+  const stale = existsSync(manifestsDir)
+    ? readdirSync(manifestsDir)
+        .map((f) => join(manifestsDir, f))
+        .filter((p) => /\.ya?ml$/.test(p) && !wanted.has(p))
+    : [];
   const rel = (p: string): string => relative(cwd, p);
-  const changed = options.check ? changedFiles(files) : writeFilesAtomically(files);
-  return { files: files.map((f) => rel(f.path)), changed: changed.map(rel) };
+  let changed: string[];
+  if (options.check) changed = [...changedFiles(files), ...stale];
+  else {
+    changed = writeFilesAtomically(files);
+    for (const p of stale) rmSync(p, { force: true });
+  }
+  return {
+    files: files.map((f) => rel(f.path)),
+    changed: changed.map(rel),
+    removed: options.check ? [] : stale.map(rel),
+    warnings,
+  };
 }

@@ -45,6 +45,8 @@ export interface BundleInputs {
   readonly crds: readonly Located<CrdManifest>[];
   readonly deployment: Located<DeploymentManifest>;
   readonly rbac: readonly Located[];
+  /** The other objects of config/manager, config/default and config/prometheus (Services, ...). */
+  readonly others: readonly Located[];
   readonly samples: readonly Located[];
   /** config/default's namePrefix, applied to names as kustomize would. */
   readonly namePrefix: string;
@@ -109,6 +111,11 @@ export function readBundleInputs(cwd: string): BundleInputs {
     crds,
     deployment,
     rbac: readYamlDir(join(cwd, 'config', 'rbac'), cwd),
+    others: [
+      ...manager.filter((m) => m !== deployment),
+      ...readYamlDir(join(cwd, 'config', 'default'), cwd),
+      ...readYamlDir(join(cwd, 'config', 'prometheus'), cwd),
+    ],
     samples: readYamlDir(join(cwd, 'config', 'samples'), cwd),
     namePrefix: defaults?.namePrefix ?? '',
   };

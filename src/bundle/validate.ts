@@ -4,6 +4,7 @@ import { ANNOTATION_KEYS } from './build.ts';
 import type { CrdManifest } from './inputs.ts';
 import { readYamlDir, readYamlFile, type Manifest } from './manifests.ts';
 import { isDnsSubdomain, isSemver, isSemverRange } from './semver.ts';
+import { SUPPORTED_KINDS } from './supported-kinds.ts';
 
 export type Severity = 'error' | 'warning';
 
@@ -19,28 +20,6 @@ export interface ValidateOptions {
   readonly optionalSuites?: readonly string[];
 }
 
-/** Kinds OLM installs from a bundle's manifests/ (besides the CSV and CRDs). */
-const SUPPORTED_KINDS = new Set([
-  'ClusterServiceVersion',
-  'CustomResourceDefinition',
-  'Service',
-  'ConfigMap',
-  'Secret',
-  'ServiceAccount',
-  'Role',
-  'RoleBinding',
-  'ClusterRole',
-  'ClusterRoleBinding',
-  'PrometheusRule',
-  'ServiceMonitor',
-  'PodDisruptionBudget',
-  'PriorityClass',
-  'VerticalPodAutoscaler',
-  'ConsoleYAMLSample',
-  'ConsoleQuickStart',
-  'ConsoleCLIDownload',
-  'ConsoleLink',
-]);
 const INSTALL_MODES = new Set(['OwnNamespace', 'SingleNamespace', 'MultiNamespace', 'AllNamespaces']);
 const ICON_TYPES = new Set(['image/gif', 'image/jpeg', 'image/png', 'image/svg+xml']);
 const CHANNELS = new Set(['alpha', 'beta', 'stable', 'candidate', 'fast']);

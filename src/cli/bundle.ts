@@ -76,11 +76,13 @@ export const bundleCommand: CommandModule = {
           ...(flags.createdAt ? { createdAt: flags.createdAt } : {}),
           check: flags.check === true,
         });
+        for (const w of result.warnings) ctx.stderr.write(`warning: ${w}\n`);
         reportGenerated(ctx, result, {
           check: flags.check === true,
           what: 'bundle',
           command: 'op-gen bundle',
         });
+        for (const f of result.removed) ctx.stdout.write(`removed   ${f} (stale)\n`);
       });
     bundle
       .command('validate [dir]')

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'yaml';
@@ -30,6 +30,12 @@ describe(
     let project: string;
     before(async () => {
       project = sampleProject();
+      // A metrics Service as kubebuilder projects have it, to ship as a supporting manifest.
+      writeFileSync(
+        join(project, 'config/default/metrics_service.yaml'),
+        'apiVersion: v1\nkind: Service\nmetadata:\n  name: controller-manager-metrics-service\n  namespace: system\n' +
+          'spec:\n  selector:\n    control-plane: controller-manager\n  ports:\n    - name: https\n      port: 8443\n      targetPort: 8443\n',
+      );
       const r = opGen(
         project,
         'bundle',
@@ -74,6 +80,23 @@ describe(
         { dryRun: 'All' },
       );
       assert.equal(created.spec?.template.spec?.containers[0]?.image, 'example.com/op:0.1.0');
+    });
+
+    it('accepts every supporting manifest (Service, metrics-reader ClusterRole, ...)', async () => {
+      const dir = join(project, 'bundle/manifests');
+      const supporting = readdirSync(dir)
+        .filter((f) => !f.endsWith('.clusterserviceversion.yaml') && !f.startsWith('cache.example.com_'))
+        .map((f) => parse(readFileSync(join(dir, f), 'utf8')) as ObjectLike);
+      assert.deepEqual(supporting.map((o) => o.kind).sort(), ['ClusterRole', 'Service']);
+      for (const o of supporting) {
+        const kind = builtinKinds[o.kind as 'Service' | 'ClusterRole'];
+        const namespaced = kind.namespaced ? { namespace: 'default' } : {};
+        const created = await new ResourceClient(transport, kind as typeof Crds).create(
+          { ...o, metadata: { ...o.metadata, ...namespaced } },
+          { dryRun: 'All' },
+        );
+        assert.equal(created.metadata?.name, o.metadata?.name);
+      }
     });
   },
 );

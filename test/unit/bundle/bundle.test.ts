@@ -7,13 +7,16 @@ import { validateBundle } from '../../../src/bundle/index.ts';
 import { opGen, sampleProject } from './project.ts';
 
 const GOLDEN = new URL('../../golden/bundle/', import.meta.url).pathname;
-const FILES = [
-  'bundle.Dockerfile',
-  'bundle/manifests/cache.example.com_memcacheds.yaml',
-  'bundle/manifests/memcached-operator.clusterserviceversion.yaml',
-  'bundle/metadata/annotations.yaml',
-  'bundle/tests/scorecard/config.yaml',
-];
+const DOCKERFILE = 'bundle.Dockerfile';
+const CSV = 'bundle/manifests/memcached-operator.clusterserviceversion.yaml';
+const ANNOTATIONS = 'bundle/metadata/annotations.yaml';
+
+/** Every file under `dir`, relative to it, sorted. */
+function filesUnder(dir: string, prefix = ''): string[] {
+  return readdirSync(join(dir, prefix), { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? filesUnder(dir, join(prefix, e.name)) : [join(prefix, e.name)]))
+    .sort();
+}
 const ARGS = [
   'bundle',
   '--version',
@@ -54,12 +57,21 @@ const crdOf = (dir: string): string => join(dir, 'manifests', 'cache.example.com
 describe('op-gen bundle', () => {
   it("writes the sample project's bundle, equal to the goldens, and validates it with zero errors", () => {
     const project = bundled();
-    for (const file of FILES) {
-      const actual = readFileSync(join(project, file), 'utf8');
-      if (process.env.UPDATE_GOLDEN) {
+    const written = [DOCKERFILE, ...filesUnder(join(project, 'bundle')).map((f) => join('bundle', f))];
+    if (process.env.UPDATE_GOLDEN) {
+      rmSync(GOLDEN, { recursive: true, force: true });
+      for (const file of written) {
         mkdirSync(join(GOLDEN, file, '..'), { recursive: true });
-        writeFileSync(join(GOLDEN, file), actual);
+        writeFileSync(join(GOLDEN, file), readFileSync(join(project, file), 'utf8'));
       }
+    }
+    assert.deepEqual(
+      written.sort(),
+      filesUnder(GOLDEN),
+      'the bundle has the golden files, no more, no fewer',
+    );
+    for (const file of written) {
+      const actual = readFileSync(join(project, file), 'utf8');
       assert.equal(actual, readFileSync(join(GOLDEN, file), 'utf8'), `${file} differs from its golden`);
     }
     const errors = validateBundle(join(project, 'bundle')).filter((f) => f.severity === 'error');
@@ -72,7 +84,7 @@ describe('op-gen bundle', () => {
 
   it('builds the install strategy, permissions and owned CRDs from config/', () => {
     const project = bundled();
-    const csv = parse(readFileSync(join(project, FILES[2]!), 'utf8')) as Doc;
+    const csv = parse(readFileSync(join(project, CSV), 'utf8')) as Doc;
     assert.equal(csv.metadata.name, 'memcached-operator.v0.1.0');
     assert.equal(csv.spec.version, '0.1.0');
     const dep = csv.spec.install.spec.deployments[0];
@@ -92,8 +104,8 @@ describe('op-gen bundle', () => {
       [['memcacheds.cache.example.com', 'v1alpha1', 'Memcached']],
     );
     assert.equal(JSON.parse(csv.metadata.annotations['alm-examples'])[0].kind, 'Memcached');
-    const annotations = parse(readFileSync(join(project, FILES[3]!), 'utf8')).annotations;
-    const dockerfile = readFileSync(join(project, FILES[0]!), 'utf8');
+    const annotations = parse(readFileSync(join(project, ANNOTATIONS), 'utf8')).annotations;
+    const dockerfile = readFileSync(join(project, DOCKERFILE), 'utf8');
     for (const [k, v] of Object.entries(annotations))
       assert.ok(dockerfile.includes(`LABEL ${k}=${String(v)}`));
   });
@@ -244,7 +256,7 @@ describe('op-gen bundle', () => {
     const project = sampleProject();
     const r = opGen(project, 'bundle', '--created-at', '2026-01-01T00:00:00Z');
     assert.equal(r.status, 0, r.stderr);
-    const csv = parse(readFileSync(join(project, FILES[2]!), 'utf8')) as Doc;
+    const csv = parse(readFileSync(join(project, CSV), 'utf8')) as Doc;
     assert.equal(csv.metadata.name, 'memcached-operator.v0.0.1');
   });
 
@@ -268,8 +280,8 @@ describe('op-gen bundle', () => {
     assert.equal(opGen(project, 'generate', 'crd').status, 0, 'generate crd ignores @csv: tags');
     const r = opGen(project, ...ARGS);
     assert.equal(r.status, 0, r.stderr);
-    const owned = (parse(readFileSync(join(project, FILES[2]!), 'utf8')) as Doc).spec
-      .customresourcedefinitions.owned[0];
+    const owned = (parse(readFileSync(join(project, CSV), 'utf8')) as Doc).spec.customresourcedefinitions
+      .owned[0];
     assert.equal(owned.displayName, 'Memcached Cluster');
     assert.deepEqual(owned.resources, [{ kind: 'Deployment', version: 'v1' }]);
     assert.deepEqual(
@@ -292,10 +304,107 @@ describe('op-gen bundle', () => {
 
   it('keeps the manifests it writes to kinds OLM accepts', () => {
     const project = bundled();
-    for (const f of readdirSync(join(project, 'bundle', 'manifests'))) {
-      for (const doc of parseAllDocuments(readFileSync(join(project, 'bundle', 'manifests', f), 'utf8'))) {
-        assert.ok(['ClusterServiceVersion', 'CustomResourceDefinition'].includes(String(doc.get('kind'))));
-      }
-    }
+    const kinds = readdirSync(join(project, 'bundle', 'manifests')).flatMap((f) =>
+      parseAllDocuments(readFileSync(join(project, 'bundle', 'manifests', f), 'utf8')).map((d) =>
+        String(d.get('kind')),
+      ),
+    );
+    assert.ok(kinds.includes('ClusterServiceVersion') && kinds.includes('CustomResourceDefinition'));
+    const accepted = readFileSync(new URL('../../../src/bundle/supported-kinds.ts', import.meta.url), 'utf8');
+    for (const kind of kinds) assert.ok(accepted.includes(`'${kind}'`), `${kind} is a kind OLM installs`);
+  });
+
+  it('ships the supporting manifests of config/ (Services, ConfigMaps, unbound roles), prefixed and without namespace', () => {
+    const project = sampleProject();
+    writeFileSync(
+      join(project, 'config/default/metrics_service.yaml'),
+      stringify({
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: 'controller-manager-metrics-service', namespace: 'system' },
+        spec: { selector: { 'control-plane': 'controller-manager' }, ports: [{ name: 'https', port: 8443 }] },
+      }),
+    );
+    writeFileSync(
+      join(project, 'config/manager/settings.yaml'),
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: system\ndata:\n  a: b\n',
+    );
+    writeFileSync(
+      join(project, 'config/rbac/prometheus_binding.yaml'),
+      stringify({
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRoleBinding',
+        metadata: { name: 'prometheus-metrics-reader' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'metrics-reader' },
+        subjects: [{ kind: 'ServiceAccount', name: 'prometheus-k8s', namespace: 'monitoring' }],
+      }),
+    );
+    writeFileSync(
+      join(project, 'config/default/network_policy.yaml'),
+      'apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata:\n  name: allow-metrics\nspec: {}\n',
+    );
+    const r = opGen(project, ...ARGS);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(
+      r.stderr,
+      /warning: config\/default\/network_policy\.yaml: NetworkPolicy allow-metrics: OLM does not install this kind/,
+    );
+    const dir = join(project, 'bundle', 'manifests');
+    const read = (f: string): Doc => parse(readFileSync(join(dir, f), 'utf8')) as Doc;
+    const service = read('memcached-operator-controller-manager-metrics-service_v1_service.yaml');
+    assert.equal(service.metadata.name, 'memcached-operator-controller-manager-metrics-service');
+    assert.equal(service.metadata.namespace, undefined, 'OLM picks the namespace');
+    assert.equal(read('memcached-operator-settings_v1_configmap.yaml').data.a, 'b');
+    const binding = read(
+      'memcached-operator-prometheus-metrics-reader_rbac.authorization.k8s.io_v1_clusterrolebinding.yaml',
+    );
+    assert.equal(binding.roleRef.name, 'memcached-operator-metrics-reader', "our role's name is prefixed");
+    assert.deepEqual(
+      binding.subjects,
+      [{ kind: 'ServiceAccount', name: 'prometheus-k8s', namespace: 'monitoring' }],
+      'a ServiceAccount that is not ours keeps its name and namespace',
+    );
+    const files = readdirSync(dir);
+    assert.ok(
+      files.includes('memcached-operator-metrics-reader_rbac.authorization.k8s.io_v1_clusterrole.yaml'),
+    );
+    assert.ok(!files.some((f) => f.includes('networkpolicy')));
+    assert.ok(
+      !files.some(
+        (f) => f.includes('manager-role') || f.includes('leader-election') || f.includes('serviceaccount'),
+      ),
+      "the manager's roles, bindings and ServiceAccount are in the CSV's permissions, not copied",
+    );
+    const errors = validateBundle(join(project, 'bundle')).filter((f) => f.severity === 'error');
+    assert.deepEqual(errors, []);
+  });
+
+  it('removes stale files from bundle/manifests, and --check counts them', () => {
+    const project = bundled();
+    const stale = join(project, 'bundle/manifests/old-service_v1_service.yaml');
+    writeFileSync(stale, 'apiVersion: v1\nkind: Service\nmetadata:\n  name: old-service\n');
+    const check = opGen(project, ...ARGS, '--check');
+    assert.equal(check.status, 1);
+    assert.match(check.stderr, /bundle\/manifests\/old-service_v1_service\.yaml/);
+    assert.ok(existsSync(stale), '--check writes nothing');
+    const r = opGen(project, ...ARGS);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /removed +bundle\/manifests\/old-service_v1_service\.yaml \(stale\)/);
+    assert.equal(existsSync(stale), false);
+    assert.equal(opGen(project, ...ARGS, '--check').status, 0);
+  });
+
+  it('refuses two config/ objects that would be the same bundle file', () => {
+    const project = sampleProject();
+    const cm = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n';
+    writeFileSync(join(project, 'config/manager/a.yaml'), cm);
+    writeFileSync(join(project, 'config/default/b.yaml'), cm);
+    const r = opGen(project, ...ARGS);
+    assert.equal(r.status, 1);
+    assert.match(
+      r.stderr,
+      /config\/manager\/a\.yaml and config\/default\/b\.yaml: two ConfigMap objects named settings/,
+    );
+    assert.equal(existsSync(join(project, 'bundle')), false);
   });
 });

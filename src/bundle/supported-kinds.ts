@@ -1,0 +1,22 @@
+/** Kinds OLM installs from a bundle's manifests/ (besides the CSV and CRDs). */
+export const SUPPORTED_KINDS: ReadonlySet<string> = new Set([
+  'ClusterServiceVersion',
+  'CustomResourceDefinition',
+  'Service',
+  'ConfigMap',
+  'Secret',
+  'ServiceAccount',
+  'Role',
+  'RoleBinding',
+  'ClusterRole',
+  'ClusterRoleBinding',
+  'PrometheusRule',
+  'ServiceMonitor',
+  'PodDisruptionBudget',
+  'PriorityClass',
+  'VerticalPodAutoscaler',
+  'ConsoleYAMLSample',
+  'ConsoleQuickStart',
+  'ConsoleCLIDownload',
+  'ConsoleLink',
+]);
