@@ -53,6 +53,11 @@ interface Seen {
   at: number;
 }
 
+function eventKey(obj: ObjectLike, type: EventType, reason: string, message: string): string {
+  const meta = obj.metadata ?? {};
+  return `${meta.uid ?? `${meta.namespace ?? 'default'}/${meta.name}`}|${type}|${reason}|${message}`;
+}
+
 /**
  * core/v1 Events, aggregated like client-go's correlator: the same (object, type, reason, message)
  * within 10 minutes bumps `count` and `lastTimestamp` of one Event instead of creating another.
@@ -63,6 +68,8 @@ export class KubeEventRecorder implements EventRecorder {
   private readonly logger: Logger;
   private readonly seen = new Map<string, Seen>();
   private pending = new Set<Promise<void>>();
+  /** The last send queued per event key. */
+  private readonly tails = new Map<string, Promise<void>>();
 
   constructor(transport: Transport, component: string, logger: Logger) {
     this.events = new ResourceClient(transport, EventKind);
@@ -71,11 +78,19 @@ export class KubeEventRecorder implements EventRecorder {
   }
 
   event(obj: ObjectLike, type: EventType, reason: string, message: string): void {
-    const p = this.record(obj, type, reason, message).catch((err: unknown) =>
-      this.logger.warn('could not record event', { reason, error: err }),
-    );
+    // Sends of the same event go one after the other: a repeat must see the Event the first one
+    // created, and two count patches in flight could land out of order (count 3, then 2).
+    const key = eventKey(obj, type, reason, message);
+    const before = this.tails.get(key) ?? Promise.resolve();
+    const p = before
+      .then(() => this.record(key, obj, type, reason, message))
+      .catch((err: unknown) => this.logger.warn('could not record event', { reason, error: err }));
+    this.tails.set(key, p);
     this.pending.add(p);
-    void p.finally(() => this.pending.delete(p));
+    void p.finally(() => {
+      this.pending.delete(p);
+      if (this.tails.get(key) === p) this.tails.delete(key);
+    });
   }
 
   /** Resolves when every event recorded so far has been sent. */
@@ -83,10 +98,15 @@ export class KubeEventRecorder implements EventRecorder {
     await Promise.all([...this.pending]);
   }
 
-  private async record(obj: ObjectLike, type: EventType, reason: string, message: string): Promise<void> {
+  private async record(
+    key: string,
+    obj: ObjectLike,
+    type: EventType,
+    reason: string,
+    message: string,
+  ): Promise<void> {
     const meta = obj.metadata ?? {};
     const namespace = meta.namespace ?? 'default';
-    const key = `${meta.uid ?? `${namespace}/${meta.name}`}|${type}|${reason}|${message}`;
     const now = Date.now();
     const iso = new Date(now).toISOString();
     const prior = this.seen.get(key);
