@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { ANNOTATION_KEYS } from './build.ts';
 import type { CrdManifest } from './inputs.ts';
 import { readYamlDir, readYamlFile, type Manifest } from './manifests.ts';
+import { atOrAfter, removedApi } from './removed-apis.ts';
 import { isDnsSubdomain, isSemver, isSemverRange } from './semver.ts';
 import { SUPPORTED_KINDS } from './supported-kinds.ts';
 
@@ -275,6 +276,20 @@ export function validateBundle(dir: string, options: ValidateOptions = {}): Find
     if ((d.spec?.template?.spec?.containers ?? []).some((c) => !c.resources?.requests)) {
       warn('good-practice-requests', 'a deployment container has no resource requests');
     }
+  }
+  for (const o of objects) {
+    const removed = removedApi(o.object.apiVersion ?? '', o.object.kind ?? '');
+    if (!removed) continue;
+    const what = `${o.file}: ${o.object.kind} ${o.object.apiVersion} was removed in Kubernetes ${removed.removedIn}; use ${removed.use}`;
+    if (
+      options.optionalSuites?.includes('operatorhub') &&
+      atOrAfter(spec.minKubeVersion, removed.removedIn)
+    ) {
+      error(
+        'operatorhub-removed-apis',
+        `${what} (spec.minKubeVersion ${spec.minKubeVersion} has no such API)`,
+      );
+    } else warn('bundle-removed-apis', what);
   }
   if (dirSize(dir) > SIZE_WARNING_BYTES)
     warn('bundle-size', 'the bundle is larger than 1 MiB: close to what catalogs accept');

@@ -302,6 +302,35 @@ describe('op-gen bundle', () => {
     assert.match(r.stdout, /WARNING \[csv-icon\]/);
   });
 
+  it('warns about APIs Kubernetes removed; with the OperatorHub suite, an error when minKubeVersion lacks them', () => {
+    const project = bundled();
+    const bundle = join(project, 'bundle');
+    writeFileSync(
+      join(bundle, 'manifests', 'pdb_policy_v1beta1_poddisruptionbudget.yaml'),
+      'apiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata:\n  name: pdb\nspec:\n  minAvailable: 1\n',
+    );
+    const findings = validateBundle(bundle);
+    assert.deepEqual(
+      findings.filter((f) => f.rule.includes('removed-apis')).map((f) => [f.severity, f.message]),
+      [
+        [
+          'warning',
+          'manifests/pdb_policy_v1beta1_poddisruptionbudget.yaml: PodDisruptionBudget policy/v1beta1 was removed in Kubernetes 1.25; use policy/v1',
+        ],
+      ],
+    );
+    editYaml(csvOf(bundle), (c) => (c.spec.minKubeVersion = '1.24.0'));
+    const old = validateBundle(bundle, { optionalSuites: ['operatorhub'] });
+    assert.ok(
+      old.some((f) => f.rule === 'bundle-removed-apis' && f.severity === 'warning'),
+      '1.24 still has it',
+    );
+    editYaml(csvOf(bundle), (c) => (c.spec.minKubeVersion = '1.25.0'));
+    const hub = validateBundle(bundle, { optionalSuites: ['operatorhub'] });
+    assert.ok(hub.some((f) => f.rule === 'operatorhub-removed-apis' && f.severity === 'error'));
+    assert.ok(!hub.some((f) => f.rule === 'bundle-removed-apis'));
+  });
+
   it('keeps the manifests it writes to kinds OLM accepts', () => {
     const project = bundled();
     const kinds = readdirSync(join(project, 'bundle', 'manifests')).flatMap((f) =>
