@@ -11,6 +11,9 @@ import type { ServingCertificate } from './servers.ts';
 export const CERT_FILE = 'tls.crt';
 export const KEY_FILE = 'tls.key';
 
+/** A DNS-1123 subdomain: what a host name must be to go into the certificate (a pod name is). */
+const DNS_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
 /** How long a generated certificate is valid: one year, as controller-runtime's. */
 const SELF_SIGNED_VALIDITY_MS = 365 * 24 * 3600_000;
 
@@ -23,7 +26,8 @@ export async function selfSignedCertificate(clock: Clock = realClock): Promise<S
   // Loaded on first use: a manager that serves plain HTTP never loads the X.509 code.
   const { generate } = await import('selfsigned');
   const notBeforeDate = new Date(clock.now() - 60_000);
-  const dnsNames = [...new Set(['localhost', hostname()])];
+  const host = hostname().toLowerCase();
+  const dnsNames = DNS_NAME.test(host) && host !== 'localhost' ? ['localhost', host] : ['localhost'];
   const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
     keyType: 'ec',
     curve: 'P-256',

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { TLSSocket } from 'node:tls';
@@ -138,6 +138,8 @@ describe('selfSignedCertificate', () => {
     const cert = new X509Certificate(pair.cert);
     assert.match(cert.subjectAltName ?? '', /DNS:localhost/);
     assert.match(cert.subjectAltName ?? '', /IP Address:127\.0\.0\.1/);
+    if (/^[a-z0-9.-]+$/.test(hostname().toLowerCase()))
+      assert.ok(cert.subjectAltName?.includes(`DNS:${hostname().toLowerCase()}`), 'the host (pod) name');
     assert.equal(cert.publicKey.asymmetricKeyType, 'ec');
     assert.ok(cert.checkPrivateKey(createPrivateKey(pair.key)));
     const days = (Date.parse(cert.validTo) - Date.parse(cert.validFrom)) / 86_400_000;
