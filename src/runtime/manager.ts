@@ -21,6 +21,7 @@ import {
   parseBindAddress,
   probeHandler,
   type Check,
+  type RequestFilter,
   type ServingCertificate,
 } from './servers.ts';
 import { CertificateDir, selfSignedCertificate } from './serving-cert.ts';
@@ -241,7 +242,7 @@ export class Manager implements BuilderHost {
     const metrics = parseBindAddress(this.options.metricsBindAddress ?? (secure ? ':8443' : ':8080'));
     if (metrics) {
       let tls: ServingCertificate | undefined;
-      let filter;
+      let filter: RequestFilter | undefined;
       if (secure) {
         tls = await this.metricsServingCertificate();
         this.metricsCertificate = tls.cert;
