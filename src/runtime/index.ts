@@ -58,5 +58,12 @@ export { KubeEventRecorder, type EventRecorder, type EventType } from './events.
 export { LeaderElector, type LeaderElectionOptions } from './leader-election.ts';
 export { createLogger, isLogLevel, type Logger, type LogLevel, type LogFields } from './logger.ts';
 export { RuntimeMetrics, Registry, Counter, Gauge, Histogram } from './metrics.ts';
+export {
+  MetricsAuthenticator,
+  METRICS_AUTH_DEFAULTS,
+  type MetricsAuthOptions,
+  type AuthDecision,
+  type UserInfo,
+} from './metrics-auth.ts';
 export { labelMatcher, parseLabelSelector, type LabelSelector } from './label-selector.ts';
 export * from '../client/index.ts';

@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import { Server as HttpsServer } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { childProcessSource } from '../client/credentials.ts';
 import type { Kind } from '../client/kind.ts';
@@ -10,9 +11,20 @@ import { Controller, type ControllerOptions, type Reconciler } from './controlle
 import { KubeEventRecorder } from './events.ts';
 import { LeaderElector, type LeaderElectionOptions } from './leader-election.ts';
 import { createLogger, type Logger, type LogLevel } from './logger.ts';
+import { MetricsAuthenticator, type MetricsAuthOptions } from './metrics-auth.ts';
 import { RuntimeMetrics } from './metrics.ts';
 import { ReconcileClient } from './reconcile-client.ts';
-import { close, listen, metricsHandler, parseBindAddress, probeHandler, type Check } from './servers.ts';
+import {
+  close,
+  listen,
+  metricsHandler,
+  parseBindAddress,
+  probeHandler,
+  type Check,
+  type RequestFilter,
+  type ServingCertificate,
+} from './servers.ts';
+import { CertificateDir, selfSignedCertificate } from './serving-cert.ts';
 
 export interface ManagerOptions {
   /**
@@ -23,8 +35,25 @@ export interface ManagerOptions {
   readonly kubeConfig?: KubeConfig;
   /** The kubeconfig context to use with the default loading. */
   readonly context?: string;
-  /** Prometheus /metrics, e.g. `:8080`; `0` disables. Default `:8080`. */
+  /**
+   * Prometheus /metrics, e.g. `:8080`; `0` disables. Default `:8080`, or `:8443` with
+   * `metricsSecure`.
+   */
   readonly metricsBindAddress?: string;
+  /**
+   * Serve /metrics over HTTPS, only to callers whose bearer token the API server authenticates
+   * (TokenReview) and authorizes for `get /metrics` (SubjectAccessReview): controller-runtime's
+   * `SecureServing: true` with `filters.WithAuthenticationAndAuthorization`. The manager's
+   * credentials need `op-gen generate rbac`'s metrics-auth-role. Default false (plain HTTP, open).
+   */
+  readonly metricsSecure?: boolean;
+  /**
+   * With `metricsSecure`: a directory holding `tls.crt` and `tls.key` (e.g. a mounted cert-manager
+   * Secret), re-read when they change. Without it, a self-signed certificate is made at start.
+   */
+  readonly metricsCertDir?: string;
+  /** With `metricsSecure`: cache TTLs and sizes of the token and access reviews (see metrics-auth.ts). */
+  readonly metricsAuth?: Omit<MetricsAuthOptions, 'logger'>;
   /** /healthz and /readyz, e.g. `:8081`; `0` disables. Default `:8081`. */
   readonly healthProbeBindAddress?: string;
   readonly leaderElection?: LeaderElectionOptions;
@@ -66,7 +95,8 @@ export class Manager implements BuilderHost {
   private readonly healthChecks = new Map<string, Check>([['ping', () => true]]);
   private readonly readyChecks = new Map<string, Check>([['ping', () => true]]);
   private elector: LeaderElector | undefined;
-  private servers: Server[] = [];
+  private servers: (Server | HttpsServer)[] = [];
+  private certificateDir: CertificateDir | undefined;
   private stopping: Promise<void> | undefined;
   private started = false;
   private readyResolve: () => void = () => {};
@@ -77,6 +107,8 @@ export class Manager implements BuilderHost {
   readonly ready: Promise<void>;
   /** Ports the servers bound (useful with port 0). */
   readonly ports: { metrics?: number; health?: number } = {};
+  /** With `metricsSecure`: the certificate (PEM) the metrics server presents, e.g. to pin in a test. */
+  metricsCertificate: string | undefined;
 
   private constructor(kubeConfig: KubeConfig | undefined, transport: Transport, options: ManagerOptions) {
     this.kubeConfig = kubeConfig;
@@ -206,15 +238,37 @@ export class Manager implements BuilderHost {
   }
 
   private async startServers(): Promise<void> {
-    const metrics = parseBindAddress(this.options.metricsBindAddress ?? ':8080');
+    const secure = this.options.metricsSecure === true;
+    const metrics = parseBindAddress(this.options.metricsBindAddress ?? (secure ? ':8443' : ':8080'));
     if (metrics) {
+      let tls: ServingCertificate | undefined;
+      let filter: RequestFilter | undefined;
+      if (secure) {
+        tls = await this.metricsServingCertificate();
+        this.metricsCertificate = tls.cert;
+        filter = new MetricsAuthenticator(this.transport, {
+          ...this.options.metricsAuth,
+          logger: this.log.child({ server: 'metrics' }),
+        }).filter();
+      }
       const { server, port } = await listen(
         metrics,
-        metricsHandler(() => this.metrics.registry.render()),
+        metricsHandler(() => this.metrics.registry.render(), filter),
+        tls,
       );
       this.servers.push(server);
       this.ports.metrics = port;
-      this.log.info('serving metrics', { address: `${metrics.host}:${port}` });
+      if (this.certificateDir && server instanceof HttpsServer) {
+        this.certificateDir.watch((pair) => {
+          server.setSecureContext({ cert: pair.cert, key: pair.key });
+          this.metricsCertificate = pair.cert;
+        });
+      }
+      this.log.info('serving metrics', {
+        address: `${metrics.host}:${port}`,
+        secure,
+        ...(secure ? { certificate: this.certificateDir ? this.certificateDir.dir : 'self-signed' } : {}),
+      });
     }
     const health = parseBindAddress(this.options.healthProbeBindAddress ?? ':8081');
     if (health) {
@@ -223,6 +277,16 @@ export class Manager implements BuilderHost {
       this.ports.health = port;
       this.log.info('serving health probes', { address: `${health.host}:${port}` });
     }
+  }
+
+  private async metricsServingCertificate(): Promise<ServingCertificate> {
+    if (this.options.metricsCertDir) {
+      this.certificateDir = new CertificateDir(this.options.metricsCertDir, {
+        logger: this.log.child({ server: 'metrics' }),
+      });
+      return this.certificateDir.load();
+    }
+    return selfSignedCertificate();
   }
 
   /**
@@ -240,6 +304,7 @@ export class Manager implements BuilderHost {
       await this.recorder.flush();
       await this.cache.stop();
       await this.elector?.release();
+      this.certificateDir?.stop();
       await Promise.all(this.servers.map((s) => close(s)));
       this.transport.close();
       this.log.info('manager stopped');

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -81,6 +82,28 @@ function httpStatus(url: string): Promise<number> {
       res.resume();
       resolveStatus(res.statusCode ?? 0);
     });
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** GET over HTTPS from a server with a self-signed certificate, with an optional bearer token. */
+function httpsStatus(url: string, token?: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolveStatus, reject) => {
+    const req = httpsRequest(
+      url,
+      {
+        timeout: 10_000,
+        rejectUnauthorized: false,
+        headers: token ? { authorization: `Bearer ${token}` } : {},
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () => resolveStatus({ status: res.statusCode ?? 0, body }));
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('timeout')));
     req.on('error', reject);
     req.end();
@@ -266,6 +289,30 @@ describe('op-gen init + create api, end to end', { timeout: 900_000, skip: contr
           subjects: [{ kind: 'ServiceAccount', name: 'controller-manager', namespace }],
         } as KubernetesObject);
 
+        // Secure metrics (the scaffold's default): the generated metrics auth role for the manager, and
+        // the generated metrics-reader role for a scraper's ServiceAccount.
+        const [authRole] = yamlDocs(join(project, 'config/rbac/metrics_auth_role.yaml'));
+        const [readerRole] = yamlDocs(join(project, 'config/rbac/metrics_reader_role.yaml'));
+        assert.ok(authRole && readerRole, 'config/rbac has the metrics auth and reader roles');
+        const scraper = await cp.kubeConfigForServiceAccount(namespace, 'prometheus');
+        for (const [role, account] of [
+          [authRole, 'controller-manager'],
+          [readerRole, 'prometheus'],
+        ] as const) {
+          await objects.create(role);
+          await objects.create({
+            apiVersion: 'rbac.authorization.k8s.io/v1',
+            kind: 'ClusterRoleBinding',
+            metadata: { name: `${role.metadata?.name}-binding` },
+            roleRef: {
+              apiGroup: 'rbac.authorization.k8s.io',
+              kind: 'ClusterRole',
+              name: role.metadata?.name,
+            },
+            subjects: [{ kind: 'ServiceAccount', name: account, namespace }],
+          } as KubernetesObject);
+        }
+
         const kubeconfig = join(work, 'manager.kubeconfig');
         writeFileSync(kubeconfig, saKubeConfig.exportConfig(), { mode: 0o600 });
         const [metricsPort, probePort] = [await freePort(), await freePort()];
@@ -322,7 +369,18 @@ describe('op-gen init + create api, end to end', { timeout: 900_000, skip: contr
           metadata: { name: sample.metadata?.name ?? '', namespace: 'default' },
         });
         assert.equal(deployment.metadata?.ownerReferences?.[0]?.uid, ready.got.metadata?.uid);
-        assert.equal(await httpStatus(`http://127.0.0.1:${metricsPort}/metrics`), 200, 'metrics are served');
+        const metricsUrl = `https://127.0.0.1:${metricsPort}/metrics`;
+        assert.equal((await httpsStatus(metricsUrl)).status, 401, 'metrics need a token');
+        const scraped = await eventually(
+          'metrics for the metrics-reader ServiceAccount',
+          async () => {
+            const res = await httpsStatus(metricsUrl, scraper.getCurrentUser()?.token);
+            return res.status === 200 ? res : undefined;
+          },
+          45_000,
+          context,
+        );
+        assert.match(scraped.body, /controller_runtime_reconcile_total\{controller="memcached"/);
 
         const exited = new Promise<number | null>((resolveExit) =>
           manager?.once('exit', (code) => resolveExit(code)),
