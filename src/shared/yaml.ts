@@ -7,7 +7,14 @@ import { stringify } from 'yaml';
  * those plain scalars would be booleans or numbers. The output is valid YAML 1.2 as well.
  */
 export function toYaml(value: unknown): string {
-  return stringify(value, { lineWidth: 0, indent: 2, aliasDuplicateObjects: false, version: '1.1' });
+  return stringify(value, {
+    lineWidth: 0,
+    indent: 2,
+    aliasDuplicateObjects: false,
+    version: '1.1',
+    // No %YAML/%TAG lines are wanted; false also skips the whole-tree walk that looks for tags to declare.
+    directives: false,
+  });
 }
 
 /** Several documents in one file, separated by `---`. */
