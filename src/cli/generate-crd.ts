@@ -50,6 +50,7 @@ export const generateCrdCommand: CommandModule = {
           }
           for (const f of result.files)
             ctx.stdout.write(`${result.changed.includes(f) ? 'wrote    ' : 'unchanged'} ${f}\n`);
+          for (const f of result.removed) ctx.stdout.write(`removed   ${f} (stale)\n`);
         },
       );
   },

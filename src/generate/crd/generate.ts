@@ -1,8 +1,10 @@
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
+import { parseDocument } from 'yaml';
 import { OpGenError } from '../../errors.ts';
 import { changedFiles, writeFilesAtomically, type OutputFile } from '../../shared/atomic-write.ts';
 import { sortKeysDeep, toYaml } from '../../shared/yaml.ts';
-import { assembleCrds, type CustomResourceDefinition } from './assemble.ts';
+import { assembleCrds, VERSION_ANNOTATION, type CustomResourceDefinition } from './assemble.ts';
 import { walkApi } from './model.ts';
 import type { SchemaBuilder } from './schema-builder.ts';
 import { loadCelChecker } from './seams.ts';
@@ -24,8 +26,10 @@ export interface GenerateCrdsOptions {
 export interface GenerateCrdsResult {
   /** Every CRD file, relative to cwd. */
   readonly files: readonly string[];
-  /** The files whose content changed (with `check`: would change), relative to cwd. */
+  /** The files whose content changed (with `check`: would change), relative to cwd; stale ones too. */
   readonly changed: readonly string[];
+  /** Stale CRD files removed (with `check`: none removed, they are in `changed`), relative to cwd. */
+  readonly removed: readonly string[];
   readonly crds: readonly CustomResourceDefinition[];
 }
 
@@ -46,9 +50,54 @@ export async function generateCrds(options: GenerateCrdsOptions): Promise<Genera
     path: join(resolve(cwd, outDir), `${crd.spec.group}_${crd.spec.names.plural}.yaml`),
     content: `---\n${toYaml(sortKeysDeep(crd))}`,
   }));
-  const changed = options.check ? changedFiles(files) : writeFilesAtomically(files);
+  const stale = staleCrdFiles(
+    resolve(cwd, outDir),
+    new Set(files.map((f) => f.path)),
+    new Set(crds.map((c) => c.spec.group)),
+  );
+  let changed: string[];
+  if (options.check) changed = [...changedFiles(files), ...stale];
+  else {
+    changed = writeFilesAtomically(files);
+    for (const p of stale) rmSync(p, { force: true });
+  }
   const rel = (p: string): string => relative(cwd, p);
-  return { files: files.map((f) => rel(f.path)), changed: changed.map(rel), crds };
+  return {
+    files: files.map((f) => rel(f.path)),
+    changed: changed.map(rel),
+    removed: options.check ? [] : stale.map(rel),
+    crds,
+  };
+}
+
+/**
+ * CRD files in the output folder that op-gen wrote (they carry its version annotation) for a kind of
+ * one of `groups` that the API no longer has: a removed or renamed kind, a changed plural. Files of
+ * other groups (another API folder may write them here) and files op-gen did not write are never
+ * touched.
+ */
+function staleCrdFiles(dir: string, wanted: ReadonlySet<string>, groups: ReadonlySet<string>): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => /\.ya?ml$/.test(f) && groups.has(f.slice(0, f.indexOf('_'))))
+    .map((f) => join(dir, f))
+    .filter((p) => !wanted.has(p))
+    .filter((p) => {
+      const doc = parseDocument(readFileSync(p, 'utf8'));
+      if (doc.errors.length > 0) return false;
+      const crd = doc.toJS() as {
+        kind?: unknown;
+        metadata?: { annotations?: Record<string, unknown> };
+        spec?: { group?: unknown };
+      } | null;
+      return (
+        crd?.kind === 'CustomResourceDefinition' &&
+        typeof crd.spec?.group === 'string' &&
+        groups.has(crd.spec.group) &&
+        crd.metadata?.annotations?.[VERSION_ANNOTATION] !== undefined
+      );
+    })
+    .sort();
 }
 
 async function checkCelRules(builder: SchemaBuilder): Promise<void> {
