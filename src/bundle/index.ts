@@ -1,6 +1,6 @@
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { changedFiles, writeFilesAtomically } from '../shared/atomic-write.ts';
+import { writeOutput } from '../shared/atomic-write.ts';
 import { buildBundle, type BundleOptions } from './build.ts';
 import { readCsvMarkers } from './descriptors.ts';
 import { readBundleInputs } from './inputs.ts';
@@ -32,16 +32,11 @@ export async function generateBundle(
         .filter((p) => /\.ya?ml$/.test(p) && !wanted.has(p))
     : [];
   const rel = (p: string): string => relative(cwd, p);
-  let changed: string[];
-  if (options.check) changed = [...changedFiles(files), ...stale];
-  else {
-    changed = writeFilesAtomically(files);
-    for (const p of stale) rmSync(p, { force: true });
-  }
+  const { changed, removed } = writeOutput(files, stale, options.check === true);
   return {
     files: files.map((f) => rel(f.path)),
     changed: changed.map(rel),
-    removed: options.check ? [] : stale.map(rel),
+    removed: removed.map(rel),
     warnings,
   };
 }

@@ -82,7 +82,6 @@ export const bundleCommand: CommandModule = {
           what: 'bundle',
           command: 'op-gen bundle',
         });
-        for (const f of result.removed) ctx.stdout.write(`removed   ${f} (stale)\n`);
       });
     bundle
       .command('validate [dir]')

@@ -24,7 +24,7 @@ export const generateClientCommand: CommandModule = {
         });
         reportGenerated(
           ctx,
-          { files: result.files.map((f) => f.path), changed: result.changed },
+          { files: result.files.map((f) => f.path), changed: result.changed, removed: result.removed },
           { check: opts.check === true, what: 'client', command: 'op-gen generate client' },
         );
       });

@@ -3,7 +3,7 @@ import { InvalidArgumentError } from 'commander';
 import { readProjectFile } from '../shared/project-file.ts';
 import type { CommandModule } from './command-module.ts';
 import { contextFor } from './context.ts';
-import { OpGenError } from '../errors.ts';
+import { reportGenerated } from './report-generated.ts';
 
 function wholeNumber(value: string): number {
   const n = Number(value);
@@ -39,18 +39,11 @@ export const generateCrdCommand: CommandModule = {
             check: opts.check === true,
             ...(opts.maxDescLen === undefined ? {} : { maxDescLen: opts.maxDescLen }),
           });
-          if (opts.check) {
-            if (result.changed.length > 0) {
-              throw new OpGenError(
-                `${result.changed.length} CRD file(s) out of date:\n${result.changed.map((f) => `  ${f}`).join('\n')}\nRun \`op-gen generate crd\` and commit the result.`,
-              );
-            }
-            ctx.stdout.write(`${result.files.length} CRD file(s) up to date\n`);
-            return;
-          }
-          for (const f of result.files)
-            ctx.stdout.write(`${result.changed.includes(f) ? 'wrote    ' : 'unchanged'} ${f}\n`);
-          for (const f of result.removed) ctx.stdout.write(`removed   ${f} (stale)\n`);
+          reportGenerated(ctx, result, {
+            check: opts.check === true,
+            what: 'CRD',
+            command: 'op-gen generate crd',
+          });
         },
       );
   },

@@ -8,7 +8,12 @@ import type { CommandContext } from './context.ts';
  */
 export function reportGenerated(
   ctx: CommandContext,
-  result: { readonly files: readonly string[]; readonly changed: readonly string[] },
+  result: {
+    readonly files: readonly string[];
+    readonly changed: readonly string[];
+    /** Stale files deleted. */
+    readonly removed?: readonly string[];
+  },
   options: { readonly check: boolean; readonly what: string; readonly command: string },
 ): void {
   const shown = (p: string): string => (relative(ctx.cwd, p).startsWith('..') ? p : relative(ctx.cwd, p));
@@ -23,4 +28,5 @@ export function reportGenerated(
   }
   for (const f of result.files)
     ctx.stdout.write(`${result.changed.includes(f) ? 'wrote    ' : 'unchanged'} ${shown(f)}\n`);
+  for (const f of result.removed ?? []) ctx.stdout.write(`removed   ${shown(f)} (stale)\n`);
 }

@@ -1,8 +1,8 @@
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import { OpGenError } from '../../errors.ts';
-import { changedFiles, writeFilesAtomically, type OutputFile } from '../../shared/atomic-write.ts';
+import { writeOutput, type OutputFile } from '../../shared/atomic-write.ts';
 import { sortKeysDeep, toYaml } from '../../shared/yaml.ts';
 import { assembleCrds, VERSION_ANNOTATION, type CustomResourceDefinition } from './assemble.ts';
 import { walkApi } from './model.ts';
@@ -55,19 +55,9 @@ export async function generateCrds(options: GenerateCrdsOptions): Promise<Genera
     new Set(files.map((f) => f.path)),
     new Set(crds.map((c) => c.spec.group)),
   );
-  let changed: string[];
-  if (options.check) changed = [...changedFiles(files), ...stale];
-  else {
-    changed = writeFilesAtomically(files);
-    for (const p of stale) rmSync(p, { force: true });
-  }
+  const { changed, removed } = writeOutput(files, stale, options.check === true);
   const rel = (p: string): string => relative(cwd, p);
-  return {
-    files: files.map((f) => rel(f.path)),
-    changed: changed.map(rel),
-    removed: options.check ? [] : stale.map(rel),
-    crds,
-  };
+  return { files: files.map((f) => rel(f.path)), changed: changed.map(rel), removed: removed.map(rel), crds };
 }
 
 /**

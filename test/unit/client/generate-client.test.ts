@@ -109,6 +109,43 @@ describe('op-gen generate client (CLI)', () => {
   });
 });
 
+describe('generate client: stale client modules', () => {
+  it('deletes generated modules of kinds the API no longer has (and their empty folders), never hand-written ones', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'op-gen-client-stale-'));
+    try {
+      cpSync(join(fixture, 'api'), join(dir, 'src/api'), { recursive: true });
+      const sink = (): { stream: Writable; text: () => string } => {
+        let text = '';
+        const stream = new Writable({
+          write: (c: Buffer, _e, cb) => {
+            text += c.toString();
+            cb();
+          },
+        });
+        return { stream, text: () => text };
+      };
+      assert.equal(await main(['generate', 'client'], { cwd: dir, stdout: sink().stream }), 0);
+      const ship = readFileSync(join(dir, 'src/clients/fleet/v1/ship.ts'), 'utf8');
+      // What an earlier API left behind: a generated client of a version that is gone.
+      mkdirSync(join(dir, 'src/clients/fleet/v2'), { recursive: true });
+      writeFileSync(join(dir, 'src/clients/fleet/v2/ship.ts'), ship);
+      writeFileSync(join(dir, 'src/clients/fleet/v1/helpers.ts'), 'export const mine = 1;\n');
+      const err = sink();
+      assert.equal(await main(['generate', 'client', '--check'], { cwd: dir, stderr: err.stream }), 1);
+      assert.match(err.text(), /1 client file\(s\) out of date:\n {2}src\/clients\/fleet\/v2\/ship\.ts\n/);
+      assert.ok(existsSync(join(dir, 'src/clients/fleet/v2/ship.ts')), '--check deletes nothing');
+      const out = sink();
+      assert.equal(await main(['generate', 'client'], { cwd: dir, stdout: out.stream }), 0);
+      assert.match(out.text(), /removed +src\/clients\/fleet\/v2\/ship\.ts \(stale\)/);
+      assert.equal(existsSync(join(dir, 'src/clients/fleet/v2')), false, 'the emptied folder goes too');
+      assert.ok(existsSync(join(dir, 'src/clients/fleet/v1/helpers.ts')), 'a file without the header stays');
+      assert.equal(await main(['generate', 'client', '--check'], { cwd: dir, stdout: sink().stream }), 0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('generated clients compile strict-clean, and misuse does not', { timeout: 120_000 }, () => {
   let dir: string;
   let diagnostics: Diagnostic[];
