@@ -264,7 +264,8 @@ describe('op-gen init + create api, end to end', { timeout: 900_000, skip: contr
         );
         assert.ok(roles.length > 0, 'config/rbac/role.yaml holds no ClusterRole');
         const saKubeConfig = await cp.kubeConfigForServiceAccount(namespace, 'controller-manager');
-        for (const role of roles) {
+        /** Creates a ClusterRole and binds it to a ServiceAccount of the test namespace. */
+        const bindClusterRole = async (role: KubernetesObject, account: string): Promise<void> => {
           await objects.create(role);
           await objects.create({
             apiVersion: 'rbac.authorization.k8s.io/v1',
@@ -275,9 +276,10 @@ describe('op-gen init + create api, end to end', { timeout: 900_000, skip: contr
               kind: 'ClusterRole',
               name: role.metadata?.name,
             },
-            subjects: [{ kind: 'ServiceAccount', name: 'controller-manager', namespace }],
+            subjects: [{ kind: 'ServiceAccount', name: account, namespace }],
           } as KubernetesObject);
-        }
+        };
+        for (const role of roles) await bindClusterRole(role, 'controller-manager');
         const election = yamlDocs(join(project, 'config/rbac/leader_election_role.yaml'))[0];
         assert.ok(election, 'config/rbac/leader_election_role.yaml is empty');
         await objects.create({ ...election, metadata: { ...election.metadata, namespace } });
@@ -295,23 +297,8 @@ describe('op-gen init + create api, end to end', { timeout: 900_000, skip: contr
         const [readerRole] = yamlDocs(join(project, 'config/rbac/metrics_reader_role.yaml'));
         assert.ok(authRole && readerRole, 'config/rbac has the metrics auth and reader roles');
         const scraper = await cp.kubeConfigForServiceAccount(namespace, 'prometheus');
-        for (const [role, account] of [
-          [authRole, 'controller-manager'],
-          [readerRole, 'prometheus'],
-        ] as const) {
-          await objects.create(role);
-          await objects.create({
-            apiVersion: 'rbac.authorization.k8s.io/v1',
-            kind: 'ClusterRoleBinding',
-            metadata: { name: `${role.metadata?.name}-binding` },
-            roleRef: {
-              apiGroup: 'rbac.authorization.k8s.io',
-              kind: 'ClusterRole',
-              name: role.metadata?.name,
-            },
-            subjects: [{ kind: 'ServiceAccount', name: account, namespace }],
-          } as KubernetesObject);
-        }
+        await bindClusterRole(authRole, 'controller-manager');
+        await bindClusterRole(readerRole, 'prometheus');
 
         const kubeconfig = join(work, 'manager.kubeconfig');
         writeFileSync(kubeconfig, saKubeConfig.exportConfig(), { mode: 0o600 });
