@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { OpGenError } from '../errors.ts';
 import { requireProjectFile, type ProjectFile } from '../shared/project-file.ts';
-import { readYamlDir, readYamlFile, type Located, type Manifest } from './manifests.ts';
+import { readKustomizedDir, readYamlDir, readYamlFile, type Located, type Manifest } from './manifests.ts';
 
 export interface PolicyRule {
   apiGroups?: string[];
@@ -93,7 +93,7 @@ export function readBundleInputs(cwd: string): BundleInputs {
   const crds = readYamlDir(join(cwd, 'config', 'crd', 'bases'), cwd).filter(
     (m) => m.object.kind === 'CustomResourceDefinition',
   ) as Located<CrdManifest>[];
-  const manager = readYamlDir(join(cwd, 'config', 'manager'), cwd);
+  const manager = readKustomizedDir(join(cwd, 'config', 'manager'), cwd);
   const deployment = manager.find((m) => m.object.kind === 'Deployment') as
     Located<DeploymentManifest> | undefined;
   if (!deployment) {
@@ -110,13 +110,13 @@ export function readBundleInputs(cwd: string): BundleInputs {
     baseCsv,
     crds,
     deployment,
-    rbac: readYamlDir(join(cwd, 'config', 'rbac'), cwd),
+    rbac: readKustomizedDir(join(cwd, 'config', 'rbac'), cwd),
     others: [
       ...manager.filter((m) => m !== deployment),
-      ...readYamlDir(join(cwd, 'config', 'default'), cwd),
-      ...readYamlDir(join(cwd, 'config', 'prometheus'), cwd),
+      ...readKustomizedDir(join(cwd, 'config', 'default'), cwd),
+      ...readKustomizedDir(join(cwd, 'config', 'prometheus'), cwd),
     ],
-    samples: readYamlDir(join(cwd, 'config', 'samples'), cwd),
+    samples: readKustomizedDir(join(cwd, 'config', 'samples'), cwd),
     namePrefix: defaults?.namePrefix ?? '',
   };
 }

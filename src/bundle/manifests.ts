@@ -47,3 +47,28 @@ export function readYamlDir(dir: string, root: string): Located[] {
     .sort()
     .flatMap((f) => readYamlFile(join(dir, f), root));
 }
+
+/**
+ * The objects a kustomization folder deploys: the files its kustomization.yaml lists under
+ * `resources` (folders such as `../crd` are read on their own and skipped here), in that order.
+ * Without a kustomization.yaml, or one without `resources`, every YAML file of the folder.
+ * Files the kustomization does not list (patches, drafts) are not deployed, so they are not read.
+ */
+export function readKustomizedDir(dir: string, root: string): Located[] {
+  const kustomization = join(dir, 'kustomization.yaml');
+  if (!existsSync(kustomization)) return readYamlDir(dir, root);
+  const listed = (readYamlFile(kustomization, root)[0]?.object as { resources?: unknown } | undefined)
+    ?.resources;
+  if (!Array.isArray(listed)) return readYamlDir(dir, root);
+  return listed
+    .filter((r): r is string => typeof r === 'string' && /\.ya?ml$/.test(r))
+    .flatMap((r) => {
+      const path = join(dir, r);
+      if (!existsSync(path)) {
+        throw new OpGenError(
+          `${relative(root, kustomization)}: resources lists ${r}, which does not exist. Remove it from the list or create the file.`,
+        );
+      }
+      return readYamlFile(path, root);
+    });
+}

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { parse, parseAllDocuments, stringify } from 'yaml';
+import { parse, parseAllDocuments, parseDocument, stringify } from 'yaml';
 import { validateBundle } from '../../../src/bundle/index.ts';
 import { opGen, sampleProject } from './project.ts';
 
@@ -49,6 +49,14 @@ function editYaml(file: string, fn: (doc: Doc) => void): void {
   const doc = parse(readFileSync(file, 'utf8')) as Doc;
   fn(doc);
   writeFileSync(file, stringify(doc));
+}
+/** Writes a config/ file and lists it in its folder's kustomization.yaml, as a user adds a resource. */
+function addResource(project: string, file: string, content: string): void {
+  writeFileSync(join(project, file), content);
+  const kustomization = join(project, file, '..', 'kustomization.yaml');
+  const doc = parseDocument(readFileSync(kustomization, 'utf8'));
+  doc.addIn(['resources'], file.split('/').pop());
+  writeFileSync(kustomization, doc.toString());
 }
 const csvOf = (dir: string): string =>
   join(dir, 'manifests', 'memcached-operator.clusterserviceversion.yaml');
@@ -131,8 +139,9 @@ describe('op-gen bundle', () => {
       [
         'a sample of a kind the bundle does not own',
         (p) =>
-          writeFileSync(
-            join(p, 'config/samples/other.yaml'),
+          addResource(
+            p,
+            'config/samples/other.yaml',
             'apiVersion: other.example.com/v1\nkind: Other\nmetadata:\n  name: o\n',
           ),
         [],
@@ -354,12 +363,14 @@ describe('op-gen bundle', () => {
         spec: { selector: { 'control-plane': 'controller-manager' }, ports: [{ name: 'https', port: 8443 }] },
       }),
     );
-    writeFileSync(
-      join(project, 'config/manager/settings.yaml'),
+    addResource(
+      project,
+      'config/manager/settings.yaml',
       'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: system\ndata:\n  a: b\n',
     );
-    writeFileSync(
-      join(project, 'config/rbac/prometheus_binding.yaml'),
+    addResource(
+      project,
+      'config/rbac/prometheus_binding.yaml',
       stringify({
         apiVersion: 'rbac.authorization.k8s.io/v1',
         kind: 'ClusterRoleBinding',
@@ -368,8 +379,9 @@ describe('op-gen bundle', () => {
         subjects: [{ kind: 'ServiceAccount', name: 'prometheus-k8s', namespace: 'monitoring' }],
       }),
     );
-    writeFileSync(
-      join(project, 'config/default/network_policy.yaml'),
+    addResource(
+      project,
+      'config/default/network_policy.yaml',
       'apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata:\n  name: allow-metrics\nspec: {}\n',
     );
     const r = opGen(project, ...ARGS);
@@ -408,6 +420,27 @@ describe('op-gen bundle', () => {
     assert.deepEqual(errors, []);
   });
 
+  it("reads the files each config/ folder's kustomization.yaml lists, as kubectl apply -k deploys them", () => {
+    const project = sampleProject();
+    writeFileSync(
+      join(project, 'config/default/draft_service.yaml'),
+      'apiVersion: v1\nkind: Service\nmetadata:\n  name: draft\n',
+    );
+    const r = opGen(project, ...ARGS);
+    assert.equal(r.status, 0, r.stderr);
+    assert.ok(
+      !readdirSync(join(project, 'bundle/manifests')).some((f) => f.includes('draft')),
+      'a file the kustomization does not list is not deployed, so not bundled',
+    );
+    editYaml(join(project, 'config/default/kustomization.yaml'), (k) => k.resources.push('gone.yaml'));
+    const missing = opGen(project, ...ARGS);
+    assert.equal(missing.status, 1);
+    assert.match(
+      missing.stderr,
+      /config\/default\/kustomization\.yaml: resources lists gone\.yaml, which does not exist/,
+    );
+  });
+
   it('removes stale files from bundle/manifests, and --check counts them', () => {
     const project = bundled();
     const stale = join(project, 'bundle/manifests/old-service_v1_service.yaml');
@@ -426,8 +459,8 @@ describe('op-gen bundle', () => {
   it('refuses two config/ objects that would be the same bundle file', () => {
     const project = sampleProject();
     const cm = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n';
-    writeFileSync(join(project, 'config/manager/a.yaml'), cm);
-    writeFileSync(join(project, 'config/default/b.yaml'), cm);
+    addResource(project, 'config/manager/a.yaml', cm);
+    addResource(project, 'config/default/b.yaml', cm);
     const r = opGen(project, ...ARGS);
     assert.equal(r.status, 1);
     assert.match(
