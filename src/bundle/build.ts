@@ -7,7 +7,7 @@ import type { OwnedCrdExtras } from './descriptors.ts';
 import type { BundleInputs, CrdManifest, PolicyRule } from './inputs.ts';
 import type { Located, Manifest } from './manifests.ts';
 import { isDnsSubdomain, isSemver, isSemverRange } from './semver.ts';
-import { supportingManifests } from './supporting.ts';
+import { managerRbac, supportingManifests } from './supporting.ts';
 
 export interface BundleOptions {
   readonly version: string;
@@ -86,37 +86,17 @@ function examples(inputs: BundleInputs): Manifest[] {
   });
 }
 
-interface Binding {
-  roleRef?: { kind?: string; name?: string };
-  subjects?: { kind?: string; name?: string }[];
-}
-
 /** Rules of the roles bound to the manager's ServiceAccount: ClusterRoles → clusterPermissions, Roles → permissions. */
 function permissions(
   inputs: BundleInputs,
   serviceAccount: string,
 ): { cluster: PolicyRule[]; namespaced: PolicyRule[] } {
-  const objects = inputs.rbac.map((r) => r.object);
-  const bound = (bindingKind: string, roleKind: string): Manifest[] => {
-    const names = new Set(
-      objects
-        .filter((o) => o.kind === bindingKind)
-        .map((o) => o as unknown as Binding)
-        .filter(
-          (b) =>
-            b.roleRef?.kind === roleKind &&
-            b.subjects?.some((s) => s.kind === 'ServiceAccount' && s.name === serviceAccount),
-        )
-        .map((b) => b.roleRef?.name),
-    );
-    return objects.filter((o) => o.kind === roleKind && names.has(o.metadata?.name));
-  };
-  const rules = (roles: Manifest[]): PolicyRule[] =>
-    roles.flatMap((r) => (r.rules as PolicyRule[] | undefined) ?? []);
-  return {
-    cluster: rules(bound('ClusterRoleBinding', 'ClusterRole')),
-    namespaced: rules(bound('RoleBinding', 'Role')),
-  };
+  const roles = [...managerRbac([...inputs.rbac, ...inputs.others], serviceAccount).roles].map(
+    (r) => r.object,
+  );
+  const rules = (kind: string): PolicyRule[] =>
+    roles.filter((r) => r.kind === kind).flatMap((r) => (r.rules as PolicyRule[] | undefined) ?? []);
+  return { cluster: rules('ClusterRole'), namespaced: rules('Role') };
 }
 
 function ownedCrds(

@@ -30,6 +30,36 @@ interface Subject {
   namespace?: string;
 }
 
+/**
+ * The manager's RBAC: the bindings whose subjects include its ServiceAccount, and the Roles and
+ * ClusterRoles they bind (a RoleBinding's Role, a ClusterRoleBinding's ClusterRole). OLM makes these
+ * from the CSV's `permissions` and `clusterPermissions`.
+ */
+export function managerRbac(
+  objects: readonly Located[],
+  serviceAccount: string,
+): { readonly roles: ReadonlySet<Located>; readonly bindings: ReadonlySet<Located> } {
+  const bindings = new Set<Located>();
+  const roleKeys = new Set<string>();
+  for (const b of objects) {
+    const roleKind =
+      b.object.kind === 'RoleBinding'
+        ? 'Role'
+        : b.object.kind === 'ClusterRoleBinding'
+          ? 'ClusterRole'
+          : undefined;
+    if (!roleKind) continue;
+    const subjects = (b.object.subjects as Subject[] | undefined) ?? [];
+    const ref = b.object.roleRef as RoleRef | undefined;
+    if (ref?.kind !== roleKind || !ref.name) continue;
+    if (!subjects.some((s) => s.kind === 'ServiceAccount' && s.name === serviceAccount)) continue;
+    bindings.add(b);
+    roleKeys.add(`${roleKind}/${ref.name}`);
+  }
+  const roles = new Set(objects.filter((o) => roleKeys.has(`${o.object.kind}/${o.object.metadata?.name}`)));
+  return { roles, bindings };
+}
+
 export interface SupportingResult {
   readonly manifests: SupportingManifest[];
   /** `<file>: <kind> <name>` of objects OLM cannot install from a bundle, left out. */
@@ -47,20 +77,7 @@ export function supportingManifests(
   serviceAccount: string,
   namePrefix: string,
 ): SupportingResult {
-  const isManagerSa = (s: Subject): boolean => s.kind === 'ServiceAccount' && s.name === serviceAccount;
-  const bindings = objects.filter(
-    (o) => o.object.kind === 'RoleBinding' || o.object.kind === 'ClusterRoleBinding',
-  );
-  const boundToManager = new Set<string>();
-  const managerBindings = new Set<Located>();
-  for (const b of bindings) {
-    const subjects = (b.object.subjects as Subject[] | undefined) ?? [];
-    const ref = b.object.roleRef as RoleRef | undefined;
-    if (subjects.length > 0 && subjects.every(isManagerSa) && ref?.name) {
-      boundToManager.add(`${ref.kind}/${ref.name}`);
-      managerBindings.add(b);
-    }
-  }
+  const manager = managerRbac(objects, serviceAccount);
   const ours = new Set(objects.map((o) => `${o.object.kind}/${o.object.metadata?.name ?? ''}`));
   ours.add(`ServiceAccount/${serviceAccount}`);
   const prefixed = (kind: string | undefined, name: string | undefined): string | undefined =>
@@ -73,9 +90,7 @@ export function supportingManifests(
     const kind = o.kind ?? '';
     if (CARRIED_BY_CSV.has(kind)) continue;
     if (kind === 'ServiceAccount' && o.metadata?.name === serviceAccount) continue;
-    if ((kind === 'Role' || kind === 'ClusterRole') && boundToManager.has(`${kind}/${o.metadata?.name}`))
-      continue;
-    if (managerBindings.has(located)) continue;
+    if (manager.roles.has(located) || manager.bindings.has(located)) continue;
     if (!SUPPORTED_KINDS.has(kind)) {
       skipped.push(`${located.file}: ${kind} ${o.metadata?.name ?? ''}`.trimEnd());
       continue;

@@ -420,6 +420,35 @@ describe('op-gen bundle', () => {
     assert.deepEqual(errors, []);
   });
 
+  it("a binding that includes the manager's ServiceAccount makes its role the manager's: in the CSV, not copied", () => {
+    const project = sampleProject();
+    addResource(
+      project,
+      'config/rbac/shared_binding.yaml',
+      stringify({
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRoleBinding',
+        metadata: { name: 'shared-metrics-reader' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'metrics-reader' },
+        subjects: [
+          { kind: 'ServiceAccount', name: 'controller-manager', namespace: 'system' },
+          { kind: 'ServiceAccount', name: 'prometheus-k8s', namespace: 'monitoring' },
+        ],
+      }),
+    );
+    const r = opGen(project, ...ARGS);
+    assert.equal(r.status, 0, r.stderr);
+    const csv = parse(readFileSync(join(project, CSV), 'utf8')) as Doc;
+    assert.ok(
+      csv.spec.install.spec.clusterPermissions[0].rules.some((rule: Doc) =>
+        rule.nonResourceURLs?.includes('/metrics'),
+      ),
+      "metrics-reader's rules are the manager's",
+    );
+    const files = readdirSync(join(project, 'bundle/manifests'));
+    assert.ok(!files.some((f) => f.includes('metrics-reader')), files.join(', '));
+  });
+
   it("reads the files each config/ folder's kustomization.yaml lists, as kubectl apply -k deploys them", () => {
     const project = sampleProject();
     writeFileSync(
