@@ -9,7 +9,6 @@ import { opGenVersion } from '../version.ts';
  */
 export interface DependencyVersions {
   readonly clientNode: string;
-  readonly yaml: string;
   readonly typescript: string;
   readonly typesNode: string;
   readonly eslint: string;
@@ -31,7 +30,6 @@ export function dependencyVersions(): DependencyVersions {
   const pick = (name: string, fallback: string): string => all[name] ?? fallback;
   cached = {
     clientNode: pick('@kubernetes/client-node', '2.0.1'),
-    yaml: pick('yaml', '^2.9.1'),
     typescript: pick('typescript', '~6.0.3'),
     typesNode: pick('@types/node', '^24.0.0'),
     eslint: pick('eslint', '^10.0.0'),

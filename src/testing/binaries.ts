@@ -45,7 +45,7 @@ export function findControlPlaneBinaries(explicit?: string): BinaryLookup {
     found: false,
     reason:
       `kube-apiserver and etcd were not found in ${tried.join(', ')}. ` +
-      'Run `npm run setup:envtest` in the op-gen package (needs Go) to build them, ' +
+      'Build them with `npm run setup:envtest` in op-gen (from a project: `npm explore op-gen -- npm run setup:envtest`; needs Go), ' +
       'or set KUBEBUILDER_ASSETS to a directory that holds both binaries.',
   };
 }

@@ -6,7 +6,12 @@ import {
   CustomObjectsApi,
   type V1CustomResourceDefinition,
 } from '@kubernetes/client-node';
-import { controlPlaneSkip, startControlPlane, type ControlPlane } from '../../../src/testing/index.ts';
+import {
+  controlPlaneSkip,
+  installCrd,
+  startControlPlane,
+  type ControlPlane,
+} from '../../../src/testing/index.ts';
 import { existsSync, readFileSync } from 'node:fs';
 
 const crd: V1CustomResourceDefinition = {
@@ -100,6 +105,46 @@ describe(
           },
         }),
         (err: unknown) => codeOf(err) === 422,
+      );
+    });
+
+    it('installCrd keeps enum and x-kubernetes-* validations, which a typed client-node create drops', async () => {
+      const yaml = [
+        'apiVersion: apiextensions.k8s.io/v1',
+        'kind: CustomResourceDefinition',
+        'metadata:',
+        '  name: gadgets.test.op-gen.dev',
+        'spec:',
+        '  group: test.op-gen.dev',
+        '  names: { kind: Gadget, listKind: GadgetList, plural: gadgets, singular: gadget }',
+        '  scope: Cluster',
+        '  versions:',
+        '    - name: v1',
+        '      served: true',
+        '      storage: true',
+        '      schema:',
+        '        openAPIV3Schema:',
+        '          type: object',
+        '          properties:',
+        '            spec:',
+        '              type: object',
+        '              properties:',
+        '                mode: { type: string, enum: [fast, slow] }',
+        '                port: { x-kubernetes-int-or-string: true }',
+      ].join('\n');
+      // With the admin KubeConfig; the served resource is derived from the CRD.
+      await installCrd(cp.kubeConfig, yaml);
+      const objects = cp.kubeConfig.makeApiClient(CustomObjectsApi);
+      const target = { group: 'test.op-gen.dev', version: 'v1', plural: 'gadgets' };
+      const gadget = (name: string, spec: object) => ({
+        ...target,
+        body: { apiVersion: 'test.op-gen.dev/v1', kind: 'Gadget', metadata: { name }, spec },
+      });
+      await objects.createClusterCustomObject(gadget('g1', { mode: 'fast', port: 'http' }));
+      await assert.rejects(
+        objects.createClusterCustomObject(gadget('g2', { mode: 'warp' })),
+        (err: unknown) => codeOf(err) === 422,
+        'the enum is enforced',
       );
     });
 
