@@ -103,8 +103,13 @@ export function readBundleInputs(cwd: string): BundleInputs {
   }
   const defaultsPath = join(cwd, 'config', 'default', 'kustomization.yaml');
   const defaults = existsSync(defaultsPath)
-    ? (readYamlFile(defaultsPath, cwd).at(0)?.object as { namePrefix?: string } | undefined)
+    ? (readYamlFile(defaultsPath, cwd).at(0)?.object as
+        { namePrefix?: string; resources?: unknown } | undefined)
     : undefined;
+  // config/prometheus (a ServiceMonitor) ships only when config/default deploys it.
+  const withPrometheus =
+    Array.isArray(defaults?.resources) &&
+    defaults.resources.some((r) => typeof r === 'string' && r.replace(/\/$/, '') === '../prometheus');
   return {
     project,
     baseCsv,
@@ -114,7 +119,7 @@ export function readBundleInputs(cwd: string): BundleInputs {
     others: [
       ...manager.filter((m) => m !== deployment),
       ...readKustomizedDir(join(cwd, 'config', 'default'), cwd),
-      ...readKustomizedDir(join(cwd, 'config', 'prometheus'), cwd),
+      ...(withPrometheus ? readKustomizedDir(join(cwd, 'config', 'prometheus'), cwd) : []),
     ],
     samples: readKustomizedDir(join(cwd, 'config', 'samples'), cwd),
     namePrefix: defaults?.namePrefix ?? '',

@@ -449,6 +449,20 @@ describe('op-gen bundle', () => {
     assert.ok(!files.some((f) => f.includes('metrics-reader')), files.join(', '));
   });
 
+  it("ships config/prometheus's ServiceMonitor only when config/default deploys ../prometheus", () => {
+    const project = sampleProject();
+    const monitor =
+      'memcached-operator-controller-manager-metrics-monitor_monitoring.coreos.com_v1_servicemonitor.yaml';
+    assert.equal(opGen(project, ...ARGS).status, 0);
+    assert.ok(!readdirSync(join(project, 'bundle/manifests')).includes(monitor), 'off as scaffolded');
+    editYaml(join(project, 'config/default/kustomization.yaml'), (k) => k.resources.push('../prometheus'));
+    const r = opGen(project, ...ARGS);
+    assert.equal(r.status, 0, r.stderr);
+    const sm = parse(readFileSync(join(project, 'bundle/manifests', monitor), 'utf8')) as Doc;
+    assert.equal(sm.spec.endpoints[0].port, 'https');
+    assert.equal(sm.metadata.namespace, undefined);
+  });
+
   it("reads the files each config/ folder's kustomization.yaml lists, as kubectl apply -k deploys them", () => {
     const project = sampleProject();
     writeFileSync(
