@@ -9,6 +9,8 @@ import type { JSONSchemaProps } from './schema-types.ts';
  */
 export interface CelRuleProblem {
   readonly message: string;
+  /** 1-based column in the rule where the problem is, when the CEL library says. */
+  readonly column?: number;
 }
 
 /** Functions of Kubernetes' CEL libraries (strings, lists, regex, URLs, quantity, IP/CIDR, semver, sets, format). */
@@ -224,16 +226,18 @@ export function checkCelRule(rule: string, selfSchema: JSONSchemaProps): CelRule
   const selfType = celType(selfSchema, table);
   env.registerVariable('self', selfType);
   env.registerVariable('oldSelf', selfType);
-  let result: { valid: boolean; error?: { message: string } };
+  let result: { valid: boolean; error?: { message: string; node?: { pos?: unknown } } };
   try {
-    result = env.check(rule) as { valid: boolean; error?: { message: string } };
+    result = env.check(rule) as typeof result;
   } catch (err) {
     return [{ message: firstLine((err as Error).message) }];
   }
   if (result.valid || !result.error) return [];
   const message = firstLine(result.error.message);
   if (tolerated(message)) return [];
+  const pos = result.error.node?.pos;
+  const at = typeof pos === 'number' ? { column: pos + 1 } : {};
   const key = /No such key: (\S+)/.exec(message)?.[1];
-  if (key) return [{ message: `it reads field "${key}", which the schema does not have` }];
-  return [{ message }];
+  if (key) return [{ message: `it reads field "${key}", which the schema does not have`, ...at }];
+  return [{ message, ...at }];
 }

@@ -105,7 +105,7 @@ async function checkCelRules(builder: SchemaBuilder): Promise<void> {
     if (problems.length > 0) {
       const { file, line } = pending.location;
       throw new OpGenError(
-        `${file}:${line}: ${pending.path}: CEL rule "${pending.rule}": ${problems.map((p) => p.message).join('; ')}. Fix the rule (self is ${pending.path}).`,
+        `${file}:${line}: ${pending.path}: CEL rule "${pending.rule}": ${problems.map((p) => (p.column ? `${p.message} (column ${p.column} of the rule)` : p.message)).join('; ')}. Fix the rule (self is ${pending.path}).`,
       );
     }
   }

@@ -14,6 +14,8 @@ export interface BuiltinSchemas {
 
 export interface CelRuleProblem {
   readonly message: string;
+  /** 1-based column in the rule where the problem is, when the CEL library says. */
+  readonly column?: number;
 }
 
 export interface CelChecker {

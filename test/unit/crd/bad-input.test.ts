@@ -246,12 +246,13 @@ const CASES: BadCase[] = [
     name: 'CEL rule naming a field that does not exist',
     spec: '/** @validation rule="self.sise > 0" */\n  size: { count?: number };',
     error:
-      /types\.ts:4: Thing\.spec\.size: CEL rule "self\.sise > 0": it reads field "sise", which the schema does not have\. Fix the rule/,
+      /types\.ts:4: Thing\.spec\.size: CEL rule "self\.sise > 0": it reads field "sise", which the schema does not have \(column 6 of the rule\)\. Fix the rule/,
   },
   {
     name: 'CEL rule with a syntax error',
     spec: '/** @validation rule="self.count >" */\n  size: { count?: number };',
-    error: /types\.ts:4: Thing\.spec\.size: CEL rule "self\.count >": /,
+    error:
+      /types\.ts:4: Thing\.spec\.size: CEL rule "self\.count >": Unexpected token: EOF \(column 13 of the rule\)/,
   },
 ];
 

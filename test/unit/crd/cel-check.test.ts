@@ -70,3 +70,15 @@ describe('checkCelRule', () => {
     bad('frobnicate(self.name)', /frobnicate/);
   });
 });
+
+describe('checkCelRule: where in the rule', () => {
+  it('gives the 1-based column of a syntax error and of an unknown field', () => {
+    const schema = { type: 'object', properties: { size: { type: 'integer' } } } as const;
+    assert.deepEqual(checkCelRule('self.size > 1 &&', schema), [
+      { message: 'Unexpected token: EOF', column: 17 },
+    ]);
+    assert.deepEqual(checkCelRule('self.size > 1 && self.sise > 2', schema), [
+      { message: 'it reads field "sise", which the schema does not have', column: 23 },
+    ]);
+  });
+});
