@@ -7,6 +7,7 @@ import type { OwnedCrdExtras } from './descriptors.ts';
 import type { BundleInputs, CrdManifest, PolicyRule } from './inputs.ts';
 import type { Located, Manifest } from './manifests.ts';
 import { isDnsSubdomain, isSemver, isSemverRange } from './semver.ts';
+import { applyLabels } from './kustomize-labels.ts';
 import { managerRbac, supportingManifests } from './supporting.ts';
 
 export interface BundleOptions {
@@ -142,7 +143,7 @@ export function buildBundle(
   const out = join(cwd, options.outDir ?? 'bundle');
   const base = inputs.baseCsv.object;
   const baseSpec = (base.spec ?? {}) as Record<string, unknown>;
-  const deployment = inputs.deployment.object;
+  const deployment = applyLabels(inputs.deployment.object, inputs.labels);
   const container = deployment.spec.template.spec.containers[0];
   if (!container) throw new OpGenError(`${inputs.deployment.file}: the manager Deployment has no container`);
   const image = options.image ?? container.image ?? 'controller:latest';
@@ -255,7 +256,7 @@ export function buildBundle(
     { path: join(out, 'manifests', `${pkg}.clusterserviceversion.yaml`), content: header + toYaml(csv) },
     ...supporting.manifests.map((m) => ({
       path: join(out, 'manifests', m.fileName),
-      content: toYaml(m.object),
+      content: toYaml(applyLabels(m.object, inputs.labels)),
     })),
     ...inputs.crds.map((c) => ({
       path: join(out, 'manifests', `${c.object.spec.group}_${c.object.spec.names.plural}.yaml`),

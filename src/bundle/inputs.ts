@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { OpGenError } from '../errors.ts';
+import { labelRules, type LabelRule } from './kustomize-labels.ts';
 import { requireProjectFile, type ProjectFile } from '../shared/project-file.ts';
 import { readKustomizedDir, readYamlDir, readYamlFile, type Located, type Manifest } from './manifests.ts';
 
@@ -50,6 +51,8 @@ export interface BundleInputs {
   readonly samples: readonly Located[];
   /** config/default's namePrefix, applied to names as kustomize would. */
   readonly namePrefix: string;
+  /** config/default's `labels`/`commonLabels`, applied as kustomize would. */
+  readonly labels: readonly LabelRule[];
 }
 
 const REQUIRED_BASE_FIELDS = [
@@ -104,7 +107,7 @@ export function readBundleInputs(cwd: string): BundleInputs {
   const defaultsPath = join(cwd, 'config', 'default', 'kustomization.yaml');
   const defaults = existsSync(defaultsPath)
     ? (readYamlFile(defaultsPath, cwd).at(0)?.object as
-        { namePrefix?: string; resources?: unknown } | undefined)
+        { namePrefix?: string; resources?: unknown; labels?: unknown; commonLabels?: unknown } | undefined)
     : undefined;
   // config/prometheus (a ServiceMonitor) ships only when config/default deploys it.
   const withPrometheus =
@@ -123,5 +126,6 @@ export function readBundleInputs(cwd: string): BundleInputs {
     ],
     samples: readKustomizedDir(join(cwd, 'config', 'samples'), cwd),
     namePrefix: defaults?.namePrefix ?? '',
+    labels: labelRules(defaults),
   };
 }
