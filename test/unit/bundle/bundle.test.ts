@@ -58,6 +58,16 @@ function addResource(project: string, file: string, content: string): void {
   doc.addIn(['resources'], file.split('/').pop());
   writeFileSync(kustomization, doc.toString());
 }
+/** A ClusterRoleBinding of the scaffold's metrics-reader ClusterRole, as YAML. */
+function metricsReaderBinding(name: string, subjects: object[]): string {
+  return stringify({
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRoleBinding',
+    metadata: { name },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'metrics-reader' },
+    subjects,
+  });
+}
 const csvOf = (dir: string): string =>
   join(dir, 'manifests', 'memcached-operator.clusterserviceversion.yaml');
 const crdOf = (dir: string): string => join(dir, 'manifests', 'cache.example.com_memcacheds.yaml');
@@ -371,13 +381,9 @@ describe('op-gen bundle', () => {
     addResource(
       project,
       'config/rbac/prometheus_binding.yaml',
-      stringify({
-        apiVersion: 'rbac.authorization.k8s.io/v1',
-        kind: 'ClusterRoleBinding',
-        metadata: { name: 'prometheus-metrics-reader' },
-        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'metrics-reader' },
-        subjects: [{ kind: 'ServiceAccount', name: 'prometheus-k8s', namespace: 'monitoring' }],
-      }),
+      metricsReaderBinding('prometheus-metrics-reader', [
+        { kind: 'ServiceAccount', name: 'prometheus-k8s', namespace: 'monitoring' },
+      ]),
     );
     addResource(
       project,
@@ -425,16 +431,10 @@ describe('op-gen bundle', () => {
     addResource(
       project,
       'config/rbac/shared_binding.yaml',
-      stringify({
-        apiVersion: 'rbac.authorization.k8s.io/v1',
-        kind: 'ClusterRoleBinding',
-        metadata: { name: 'shared-metrics-reader' },
-        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'metrics-reader' },
-        subjects: [
-          { kind: 'ServiceAccount', name: 'controller-manager', namespace: 'system' },
-          { kind: 'ServiceAccount', name: 'prometheus-k8s', namespace: 'monitoring' },
-        ],
-      }),
+      metricsReaderBinding('shared-metrics-reader', [
+        { kind: 'ServiceAccount', name: 'controller-manager', namespace: 'system' },
+        { kind: 'ServiceAccount', name: 'prometheus-k8s', namespace: 'monitoring' },
+      ]),
     );
     const r = opGen(project, ...ARGS);
     assert.equal(r.status, 0, r.stderr);
