@@ -68,8 +68,9 @@ export async function generateCrds(options: GenerateCrdsOptions): Promise<Genera
  */
 function staleCrdFiles(dir: string, wanted: ReadonlySet<string>, groups: ReadonlySet<string>): string[] {
   if (!existsSync(dir)) return [];
+  // A cheap first cut by file name (`<group>_<plural>.yaml`); the CRD's own group decides below.
   return readdirSync(dir)
-    .filter((f) => /\.ya?ml$/.test(f) && groups.has(f.slice(0, f.indexOf('_'))))
+    .filter((f) => /\.ya?ml$/.test(f) && groups.has(f.split('_')[0] ?? ''))
     .map((f) => join(dir, f))
     .filter((p) => !wanted.has(p))
     .filter((p) => {
