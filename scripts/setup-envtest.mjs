@@ -1,27 +1,52 @@
 #!/usr/bin/env node
-// Builds the real control plane used by op-gen's tests (kube-apiserver + etcd) from Go modules
-// into .cache/envtest/<k8s-version>/. Idempotent: binaries already there are reused.
-// With KUBEBUILDER_ASSETS set (controller-runtime's convention) nothing is built.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
+// Builds the real control plane used by op-gen's tests (kube-apiserver + etcd) from the Go modules
+// under tools/envtest/v<minor>/ into ~/.cache/op-gen/envtest/v<k8s-version>/ (or $OP_GEN_ENVTEST_DIR).
+// Idempotent: binaries already there are reused. With KUBEBUILDER_ASSETS set nothing is built.
+//
+//   npm run setup:envtest                          the default release (tools/envtest/versions.json)
+//   npm run setup:envtest -- --k8s-version 1.35    another supported release (or OP_GEN_K8S_VERSION=1.35)
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const K8S_VERSION = '1.34.3';
-export const ETCD_VERSION = '3.6.6';
-
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const toolsDir = join(root, 'tools', 'envtest');
-// Shared by every checkout on the machine, so a fresh clone (CI) reuses what an earlier one built.
-const cacheDir =
-  process.env.OP_GEN_ENVTEST_DIR ??
-  join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'op-gen', 'envtest', `v${K8S_VERSION}`);
+const versions = JSON.parse(readFileSync(join(toolsDir, 'versions.json'), 'utf8'));
 
 function fail(message) {
   process.stderr.write(`setup:envtest: ${message}\n`);
   process.exit(1);
 }
+
+function requestedMinor() {
+  const args = process.argv.slice(2);
+  let minor = process.env.OP_GEN_K8S_VERSION || versions.default;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--k8s-version') minor = args[++i] ?? '';
+    else if (arg.startsWith('--k8s-version=')) minor = arg.slice('--k8s-version='.length);
+    else if (arg === '--help' || arg === '-h') {
+      process.stdout.write(
+        `usage: npm run setup:envtest [-- --k8s-version ${Object.keys(versions.releases).join('|')}]\n`,
+      );
+      process.exit(0);
+    } else fail(`unknown argument ${arg}; usage: npm run setup:envtest [-- --k8s-version <minor>]`);
+  }
+  // Accept 1.37 and 1.37.2 (the patch must be the one tools/envtest pins).
+  const short = minor.replace(/^v/, '').split('.').slice(0, 2).join('.');
+  const release = versions.releases[short];
+  if (!release || (minor.split('.').length > 2 && minor.replace(/^v/, '') !== release.kubernetes)) {
+    const supported = Object.entries(versions.releases)
+      .map(([m, r]) => `${m} (v${r.kubernetes})`)
+      .join(', ');
+    fail(`Kubernetes ${minor} is not supported; supported releases: ${supported}`);
+  }
+  return { minor: short, ...release };
+}
+
+const release = requestedMinor();
 
 if (process.env.KUBEBUILDER_ASSETS) {
   const dir = process.env.KUBEBUILDER_ASSETS;
@@ -35,6 +60,40 @@ if (process.env.KUBEBUILDER_ASSETS) {
   process.exit(0);
 }
 
+const cacheDir =
+  process.env.OP_GEN_ENVTEST_DIR ??
+  join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'op-gen', 'envtest', `v${release.kubernetes}`);
+
+const targets = [
+  {
+    name: 'etcd',
+    version: release.etcd,
+    module: join(toolsDir, `v${release.minor}`, 'etcd'),
+    pkg: 'go.etcd.io/etcd/server/v3',
+    ldflags: '-s -w',
+    expected: '~1-2 min cold',
+  },
+  {
+    name: 'kube-apiserver',
+    version: release.kubernetes,
+    module: join(toolsDir, `v${release.minor}`, 'kube-apiserver'),
+    pkg: 'k8s.io/kubernetes/cmd/kube-apiserver',
+    ldflags: [
+      '-s -w',
+      `-X k8s.io/component-base/version.gitVersion=v${release.kubernetes}`,
+      `-X k8s.io/component-base/version.gitMajor=1`,
+      `-X k8s.io/component-base/version.gitMinor=${release.minor.split('.')[1]}`,
+      '-X k8s.io/component-base/version.gitTreeState=clean',
+    ].join(' '),
+    expected: '~7-15 min cold on 2 cores',
+  },
+];
+
+if (targets.every((t) => existsSync(join(cacheDir, t.name)))) {
+  process.stdout.write(`setup:envtest: Kubernetes v${release.kubernetes} control plane present in ${cacheDir}; reused\n`);
+  process.exit(0);
+}
+
 const go = spawnSync('go', ['version'], { encoding: 'utf8' });
 if (go.error || go.status !== 0) {
   fail(
@@ -44,28 +103,37 @@ if (go.error || go.status !== 0) {
 }
 
 mkdirSync(cacheDir, { recursive: true });
-const [major, minor] = K8S_VERSION.split('.');
-const targets = [
-  {
-    name: 'etcd',
-    module: join(toolsDir, 'etcd'),
-    pkg: 'go.etcd.io/etcd/server/v3',
-    ldflags: '-s -w',
-  },
-  {
-    name: 'kube-apiserver',
-    module: join(toolsDir, 'kube-apiserver'),
-    pkg: 'k8s.io/kubernetes/cmd/kube-apiserver',
-    ldflags: [
-      '-s -w',
-      `-X k8s.io/component-base/version.gitVersion=v${K8S_VERSION}`,
-      `-X k8s.io/component-base/version.gitMajor=${major}`,
-      `-X k8s.io/component-base/version.gitMinor=${minor}`,
-      '-X k8s.io/component-base/version.gitTreeState=clean',
-    ].join(' '),
-  },
-];
 
+/** Runs `go build`, printing a progress line every 30 s (a plain line, so CI logs read well too). */
+function goBuild(t, tmp) {
+  return new Promise((resolvePromise) => {
+    const started = Date.now();
+    const child = spawn('go', ['build', '-trimpath', '-ldflags', t.ldflags, '-o', tmp, t.pkg], {
+      cwd: t.module,
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: { ...process.env, CGO_ENABLED: '0' },
+    });
+    const timer = setInterval(() => {
+      const secs = Math.round((Date.now() - started) / 1000);
+      process.stdout.write(`setup:envtest: still building ${t.name} v${t.version} (${secs} s so far, ${t.expected})\n`);
+    }, 30_000);
+    const stop = () => child.kill('SIGTERM');
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    child.on('error', () => {
+      clearInterval(timer);
+      resolvePromise(false);
+    });
+    child.on('exit', (code) => {
+      clearInterval(timer);
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolvePromise(code === 0);
+    });
+  });
+}
+
+const overall = Date.now();
 for (const t of targets) {
   const out = join(cacheDir, t.name);
   if (existsSync(out)) {
@@ -73,20 +141,17 @@ for (const t of targets) {
     continue;
   }
   const started = Date.now();
-  process.stdout.write(`setup:envtest: building ${t.name} (${t.pkg}) ...\n`);
+  process.stdout.write(`setup:envtest: building ${t.name} v${t.version} (${t.pkg}; ${t.expected}) ...\n`);
   const tmp = `${out}.tmp-${process.pid}`;
-  try {
-    execFileSync('go', ['build', '-trimpath', '-ldflags', t.ldflags, '-o', tmp, t.pkg], {
-      cwd: t.module,
-      stdio: ['ignore', 'inherit', 'inherit'],
-      env: { ...process.env, CGO_ENABLED: '0' },
-    });
-  } catch {
+  const ok = await goBuild(t, tmp);
+  if (!ok) {
+    rmSync(tmp, { force: true });
     fail(`building ${t.name} failed (see the Go output above). Module: ${t.module}`);
   }
   renameSync(tmp, out);
   const secs = ((Date.now() - started) / 1000).toFixed(1);
   const mb = (statSync(out).size / 1e6).toFixed(0);
-  process.stdout.write(`setup:envtest: built ${t.name} in ${secs} s (${mb} MB) -> ${out}\n`);
+  process.stdout.write(`setup:envtest: built ${t.name} v${t.version} in ${secs} s (${mb} MB) -> ${out}\n`);
 }
-process.stdout.write(`setup:envtest: control plane binaries ready in ${cacheDir}\n`);
+const total = ((Date.now() - overall) / 1000).toFixed(0);
+process.stdout.write(`setup:envtest: Kubernetes v${release.kubernetes} control plane ready in ${cacheDir} (${total} s)\n`);

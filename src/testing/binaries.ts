@@ -1,9 +1,40 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-/** The Kubernetes version the test control plane is built at (see tools/envtest). */
-export const ENVTEST_K8S_VERSION = '1.34.3';
+interface EnvtestRelease {
+  readonly kubernetes: string;
+  readonly etcd: string;
+}
+
+interface EnvtestVersions {
+  readonly default: string;
+  readonly releases: Readonly<Record<string, EnvtestRelease>>;
+}
+
+// tools/envtest/versions.json sits two folders up from both src/testing and dist/testing.
+const versionsFile = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'tools', 'envtest', 'versions.json');
+const versions = JSON.parse(readFileSync(versionsFile, 'utf8')) as EnvtestVersions;
+
+/** The Kubernetes minor releases the test control plane can be built at (`setup:envtest --k8s-version`). */
+export const SUPPORTED_K8S_MINORS: readonly string[] = Object.keys(versions.releases);
+
+/** The release selected by OP_GEN_K8S_VERSION (a minor such as `1.35`), else the default. */
+function selectedRelease(): EnvtestRelease {
+  const wanted = (process.env.OP_GEN_K8S_VERSION || versions.default).replace(/^v/, '');
+  const minor = wanted.split('.').slice(0, 2).join('.');
+  const release = versions.releases[minor];
+  if (!release) {
+    throw new Error(
+      `OP_GEN_K8S_VERSION=${wanted} is not a supported Kubernetes release; supported: ${SUPPORTED_K8S_MINORS.join(', ')}`,
+    );
+  }
+  return release;
+}
+
+/** The Kubernetes version the test control plane is built at (see tools/envtest/versions.json). */
+export const ENVTEST_K8S_VERSION = selectedRelease().kubernetes;
 
 export interface ControlPlaneBinaries {
   readonly dir: string;
@@ -17,8 +48,9 @@ export type BinaryLookup =
 
 /** Directories searched for kube-apiserver and etcd, in order. */
 export function binaryDirCandidates(explicit?: string): string[] {
+  // An explicit directory is the only one looked at: a caller who names one must not get others.
+  if (explicit) return [explicit];
   const dirs: string[] = [];
-  if (explicit) dirs.push(explicit);
   if (process.env.KUBEBUILDER_ASSETS) dirs.push(process.env.KUBEBUILDER_ASSETS);
   if (process.env.OP_GEN_ENVTEST_DIR) dirs.push(process.env.OP_GEN_ENVTEST_DIR);
   dirs.push(envtestCacheDir());
