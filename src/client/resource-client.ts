@@ -36,6 +36,8 @@ export interface ListOptions {
   readonly continue?: string;
   readonly resourceVersion?: string;
   readonly signal?: AbortSignal;
+  /** More query parameters, e.g. `shardSelector` (KEP-5866). */
+  readonly extraQuery?: Query;
 }
 
 export interface ObjectList<T> {
@@ -45,6 +47,8 @@ export interface ObjectList<T> {
     readonly resourceVersion?: string;
     readonly continue?: string;
     readonly remainingItemCount?: number;
+    /** Set by servers that applied a `shardSelector` (absent when they ignored it). */
+    readonly shardInfo?: { readonly selector: string };
   };
   readonly items: T[];
 }
@@ -96,6 +100,8 @@ export interface WatchOptions {
   /** Server-side timeout of the watch. */
   readonly timeoutSeconds?: number;
   readonly signal?: AbortSignal;
+  /** More query parameters, e.g. `shardSelector` (KEP-5866). */
+  readonly extraQuery?: Query;
 }
 
 export interface Scale {
@@ -160,6 +166,7 @@ export class ResourceClient<T extends ObjectLike> {
       method: 'GET',
       path: collectionPath(this.kind, options.namespace),
       query: {
+        ...options.extraQuery,
         labelSelector: options.labelSelector,
         fieldSelector: options.fieldSelector,
         limit: options.limit,
@@ -192,6 +199,7 @@ export class ResourceClient<T extends ObjectLike> {
         method: 'GET',
         path: collectionPath(this.kind, options.namespace),
         query: {
+          ...options.extraQuery,
           watch: true,
           labelSelector: options.labelSelector,
           fieldSelector: options.fieldSelector,

@@ -1,6 +1,6 @@
 import { kindKey, type Kind } from '../client/kind.ts';
 import { ResourceClient, type ObjectLike } from '../client/resource-client.ts';
-import type { Transport } from '../client/transport.ts';
+import type { Query, Transport } from '../client/transport.ts';
 import { Informer, stripManagedFields, type InformerHandlers } from './informer.ts';
 import { labelMatcher, type LabelSelector } from './label-selector.ts';
 import type { Logger } from './logger.ts';
@@ -20,6 +20,7 @@ export interface CacheOptions {
  */
 export class InformerCache {
   private readonly informers = new Map<string, Informer<ObjectLike>[]>();
+  private readonly listParams = new Map<string, () => Query>();
   private started = false;
   private readonly transport: Transport;
   private readonly options: CacheOptions;
@@ -43,6 +44,7 @@ export class InformerCache {
             ...(namespace ? { namespace } : {}),
             ...(this.options.resyncMs ? { resyncMs: this.options.resyncMs } : {}),
             ...(this.options.stripManagedFields === false ? {} : { transform: stripManagedFields }),
+            ...(this.listParams.has(key) ? { listParams: this.listParams.get(key)! } : {}),
             logger: this.options.logger.child({ informer: kind.kind, ...(namespace ? { namespace } : {}) }),
           }),
       );
@@ -50,6 +52,18 @@ export class InformerCache {
       if (this.started) for (const i of list) i.start();
     }
     return list;
+  }
+
+  /** Extra list/watch query parameters for one kind's informers (sharding's shardSelector). */
+  setListParams(kind: Kind<unknown>, params: () => Query): void {
+    const key = kindKey(kind);
+    this.listParams.set(key, params);
+    for (const informer of this.informers.get(key) ?? []) informer.setListParams(params);
+  }
+
+  /** Lists and watches one kind again (after its listParams changed). */
+  restartListWatch(kind: Kind<unknown>): void {
+    for (const informer of this.informers.get(kindKey(kind)) ?? []) informer.restartListWatch();
   }
 
   isCached(kind: Kind<unknown>): boolean {

@@ -39,6 +39,21 @@ export interface Reconciler<T> {
 export interface ControllerOptions {
   readonly maxConcurrentReconciles?: number;
   readonly rateLimiter?: RateLimiter<string>;
+  /**
+   * With the manager's `sharding` option: split this controller's objects among the replicas by
+   * hash of metadata.uid (docs/sharding.md). Unsharded controllers of a sharded manager run on one
+   * replica at a time (the holder of ring slot 0).
+   */
+  readonly sharded?: boolean;
+}
+
+/**
+ * Asked before every reconcile (sharding's "may I reconcile this key now"): `false` drops the key
+ * (its new owner reconciles it); every `true` is paired with end(key) when the reconcile is over.
+ */
+export interface ReconcileGate {
+  tryBegin(key: string): boolean;
+  end(key: string): void;
 }
 
 export interface ControllerDeps<T> {
@@ -50,6 +65,7 @@ export interface ControllerDeps<T> {
   readonly logger: Logger;
   readonly metrics: RuntimeMetrics;
   readonly options: ControllerOptions;
+  readonly gate?: ReconcileGate;
 }
 
 /**
@@ -118,12 +134,19 @@ export class Controller<T> {
         if (key !== undefined) this.queue.done(key);
         return;
       }
+      const gate = this.deps.gate;
+      if (gate && !gate.tryBegin(key)) {
+        this.queue.forget(key);
+        this.queue.done(key);
+        continue;
+      }
       this.deps.metrics.activeWorkers.add(this.labels, 1);
       try {
         await this.process(key);
       } finally {
         this.deps.metrics.activeWorkers.add(this.labels, -1);
         this.queue.done(key);
+        gate?.end(key);
       }
     }
   }

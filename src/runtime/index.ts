@@ -9,6 +9,7 @@ export {
   type ReconcileContext,
   type Result,
   type ControllerOptions,
+  type ReconcileGate,
 } from './controller.ts';
 export type { Request } from './object-key.ts';
 export { keyOf, requestOf, objectKey } from './object-key.ts';
@@ -56,6 +57,10 @@ export { specHash, withSpecHash, specDrifted, stableJson, SPEC_HASH_ANNOTATION }
 export { createOrUpdate, type OperationResult } from './create-or-update.ts';
 export { KubeEventRecorder, type EventRecorder, type EventType } from './events.ts';
 export { LeaderElector, type LeaderElectionOptions } from './leader-election.ts';
+export { ShardingCoordinator, type ShardingOptions } from './sharding/coordinator.ts';
+export { ShardRing, type SlotState, type RingListener } from './sharding/ring.ts';
+export { fnv1a64, hashHex, slotOfUid, type Hash64 } from './sharding/hash.ts';
+export { assignSlots, slotRanges, shardSelector, type HashRange } from './sharding/assignment.ts';
 export { createLogger, isLogLevel, type Logger, type LogLevel, type LogFields } from './logger.ts';
 export { RuntimeMetrics, Registry, Counter, Gauge, Histogram } from './metrics.ts';
 export {

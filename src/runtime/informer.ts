@@ -1,5 +1,6 @@
 import { isGone } from '../client/api-error.ts';
 import type { ObjectLike, ResourceClient, WatchEvent } from '../client/resource-client.ts';
+import type { Query } from '../client/transport.ts';
 import { realClock, type Clock } from './clock.ts';
 import type { Logger } from './logger.ts';
 import { keyOf, objectKey } from './object-key.ts';
@@ -22,6 +23,11 @@ export interface InformerOptions<T = ObjectLike> {
   readonly pageSize?: number;
   /** Applied to every object before it is stored (e.g. stripManagedFields). */
   readonly transform?: (obj: T) => T;
+  /**
+   * More list/watch query parameters, read at every list and watch (e.g. sharding's
+   * `shardSelector`); after they change, call restartListWatch().
+   */
+  readonly listParams?: () => Query;
 }
 
 /** Drops metadata.managedFields: large, and not needed by reconcilers (server-side apply works without). */
@@ -52,6 +58,8 @@ export class Informer<T extends ObjectLike> {
   private syncWaiters: (() => void)[] = [];
   private resyncTimer: ReturnType<typeof setInterval> | undefined;
   private loop: Promise<void> | undefined;
+  private restartRequested = false;
+  private listParams: (() => Query) | undefined;
   private readonly client: ResourceClient<T>;
   private readonly options: InformerOptions<T>;
   private readonly clock: Clock;
@@ -62,6 +70,23 @@ export class Informer<T extends ObjectLike> {
     this.client = client;
     this.options = options;
     this.clock = options.clock ?? realClock;
+    this.listParams = options.listParams;
+  }
+
+  /** Replaces the extra list/watch query parameters (takes effect at the next list or watch). */
+  setListParams(params: (() => Query) | undefined): void {
+    this.listParams = params;
+  }
+
+  /**
+   * Ends the current watch and lists again (with the current listParams): objects the new list
+   * lacks are removed from the store with delete events, new ones arrive as adds.
+   */
+  restartListWatch(): void {
+    if (this.stopped) return;
+    this.restartRequested = true;
+    this.resourceVersion = undefined;
+    this.abort?.abort();
   }
 
   addHandlers(handlers: InformerHandlers<T>): void {
@@ -121,6 +146,11 @@ export class Informer<T extends ObjectLike> {
         failures = 0;
       } catch (err) {
         if (this.stopped) break;
+        if (this.restartRequested) {
+          this.restartRequested = false;
+          this.resourceVersion = undefined;
+          continue;
+        }
         if (err instanceof WatchExpired || isGone(err)) {
           log.info('watch expired (410 Gone); relisting', { kind: this.client.kind.kind });
           this.resourceVersion = undefined;
@@ -149,7 +179,10 @@ export class Informer<T extends ObjectLike> {
 
   private async relist(): Promise<void> {
     this.stats.lists++;
+    this.restartRequested = false;
+    const extraQuery = this.listParams?.();
     const list = await this.client.listAll({
+      ...(extraQuery ? { extraQuery } : {}),
       ...(this.options.namespace ? { namespace: this.options.namespace } : {}),
       ...(this.options.labelSelector ? { labelSelector: this.options.labelSelector } : {}),
       limit: this.options.pageSize ?? 500,
@@ -187,9 +220,17 @@ export class Informer<T extends ObjectLike> {
 
   private async watch(): Promise<void> {
     this.abort = new AbortController();
+    if (this.restartRequested) {
+      // Asked to restart while listing: list again with the new parameters.
+      this.restartRequested = false;
+      this.resourceVersion = undefined;
+      return;
+    }
     this.stats.watches++;
+    const extraQuery = this.listParams?.();
     await this.client.watch(
       {
+        ...(extraQuery ? { extraQuery } : {}),
         ...(this.options.namespace ? { namespace: this.options.namespace } : {}),
         ...(this.options.labelSelector ? { labelSelector: this.options.labelSelector } : {}),
         ...(this.resourceVersion ? { resourceVersion: this.resourceVersion } : {}),

@@ -25,6 +25,7 @@ import {
   type ServingCertificate,
 } from './servers.ts';
 import { CertificateDir, selfSignedCertificate } from './serving-cert.ts';
+import { ShardingCoordinator, type ShardingOptions } from './sharding/coordinator.ts';
 
 export interface ManagerOptions {
   /**
@@ -76,6 +77,11 @@ export interface ManagerOptions {
   readonly fieldManager?: string;
   /** Observes every API answer (e.g. to count 403s in an RBAC test). */
   readonly onResponse?: ResponseObserver;
+  /**
+   * Active-active sharding (docs/sharding.md): replicas split the objects of controllers built with
+   * `withOptions({ sharded: true })`; the others run on one replica at a time. Replaces leader election.
+   */
+  readonly sharding?: ShardingOptions;
 }
 
 /**
@@ -95,6 +101,8 @@ export class Manager implements BuilderHost {
   private readonly healthChecks = new Map<string, Check>([['ping', () => true]]);
   private readonly readyChecks = new Map<string, Check>([['ping', () => true]]);
   private elector: LeaderElector | undefined;
+  /** With the `sharding` option: the ring membership and the controllers' gates. */
+  readonly sharding: ShardingCoordinator | undefined;
   private servers: (Server | HttpsServer)[] = [];
   private certificateDir: CertificateDir | undefined;
   private stopping: Promise<void> | undefined;
@@ -122,6 +130,11 @@ export class Manager implements BuilderHost {
       ...(options.stripManagedFields === false ? { stripManagedFields: false } : {}),
       logger: this.log,
     });
+    if (options.sharding && options.leaderElection?.enabled)
+      throw new Error('Manager: sharding and leaderElection exclude each other (unsharded controllers of a sharded manager run on one replica)');
+    this.sharding = options.sharding
+      ? new ShardingCoordinator(transport, this.cache, this.metrics.registry, this.log, options.sharding)
+      : undefined;
     const fieldManager = options.fieldManager ?? 'op-gen-manager';
     this.client = new ReconcileClient(transport, this.cache, fieldManager);
     this.recorder = new KubeEventRecorder(transport, fieldManager, this.log);
@@ -155,7 +168,8 @@ export class Manager implements BuilderHost {
     reconciler: Reconciler<T>,
     options: ControllerOptions,
   ): Controller<T> {
-    return new Controller<T>({
+    const gate = this.sharding?.gateFor(name, kind as Kind<ObjectLike>, options.sharded === true);
+    const controller = new Controller<T>({
       name,
       kind,
       reconciler,
@@ -164,7 +178,10 @@ export class Manager implements BuilderHost {
       logger: this.log,
       metrics: this.metrics,
       options,
+      ...(gate ? { gate } : {}),
     });
+    gate?.bind(controller);
+    return controller;
   }
 
   register(controller: Controller<unknown>): void {
@@ -226,6 +243,8 @@ export class Manager implements BuilderHost {
   }
 
   private async run(): Promise<void> {
+    if (this.stopping) return;
+    await this.sharding?.start();
     if (this.stopping) return;
     this.cache.start();
     await this.cache.waitForSync();
@@ -301,6 +320,7 @@ export class Manager implements BuilderHost {
       }
       const grace = this.options.gracefulShutdownTimeoutMs ?? 30_000;
       await Promise.all(this.controllers.map((c) => c.stop(grace)));
+      await this.sharding?.stop();
       await this.recorder.flush();
       await this.cache.stop();
       await this.elector?.release();
