@@ -91,6 +91,7 @@ export class ShardRing {
   private assignmentKey = '';
   private assignment: (string | undefined)[] = [];
   private stopped = true;
+  private left = false;
   private loop: Promise<void> | undefined;
   private timer: TimerHandle | undefined;
   private wake: (() => void) | undefined;
@@ -196,6 +197,7 @@ export class ShardRing {
    */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.left = true;
     this.wake?.();
     await this.loop;
     await this.ticking;
@@ -296,6 +298,7 @@ export class ShardRing {
   }
 
   private async round(): Promise<void> {
+    if (this.left) return;
     if (this.fenced) this.fence();
     const pendingWritten = new Set(this.claims().pending);
     if (!(await this.write())) return;
@@ -306,7 +309,7 @@ export class ShardRing {
       this.log.warn('reading the shard ring failed', { error: err });
       return;
     }
-    if (this.stopped) return;
+    if (this.left) return;
     const others = this.liveOthers(records);
     const mismatched = others.filter((o) => o.slots !== this.slots);
     if (mismatched.length && !this.mismatchLogged) {
