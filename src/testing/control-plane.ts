@@ -19,6 +19,8 @@ export interface ControlPlaneOptions {
   readonly startTimeoutMs?: number;
   /** Extra kube-apiserver flags, e.g. `--feature-gates=...`. */
   readonly apiServerFlags?: readonly string[];
+  /** kube-apiserver feature gates, e.g. `{ ShardedListAndWatch: true }` (becomes `--feature-gates=`). */
+  readonly featureGates?: Readonly<Record<string, boolean>>;
 }
 
 export interface ControlPlane {
@@ -80,7 +82,16 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
   const startApiServer = async (): Promise<string> => {
     apiServer = launch(
       bins.kubeApiServer,
-      apiServerArgs(layout, etcdUrl, apiPort, options.apiServerFlags ?? []),
+      apiServerArgs(layout, etcdUrl, apiPort, [
+        ...(options.featureGates && Object.keys(options.featureGates).length
+          ? [
+              `--feature-gates=${Object.entries(options.featureGates)
+                .map(([k, v]) => `${k}=${v}`)
+                .join(',')}`,
+            ]
+          : []),
+        ...(options.apiServerFlags ?? []),
+      ]),
       join(dir, 'kube-apiserver.log'),
     );
     return waitForReady(
