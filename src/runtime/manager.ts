@@ -131,7 +131,9 @@ export class Manager implements BuilderHost {
       logger: this.log,
     });
     if (options.sharding && options.leaderElection?.enabled)
-      throw new Error('Manager: sharding and leaderElection exclude each other (unsharded controllers of a sharded manager run on one replica)');
+      throw new Error(
+        'Manager: sharding and leaderElection exclude each other (unsharded controllers of a sharded manager run on one replica)',
+      );
     this.sharding = options.sharding
       ? new ShardingCoordinator(transport, this.cache, this.metrics.registry, this.log, options.sharding)
       : undefined;

@@ -31,6 +31,12 @@ export interface ShardingOptions extends RingTimings {
   readonly serverSideFiltering?: 'auto' | 'off';
 }
 
+/** What sharding uses of the manager's informer cache. */
+export type ShardCache = Pick<
+  InformerCache,
+  'get' | 'list' | 'addHandlers' | 'setListParams' | 'restartListWatch'
+>;
+
 interface Enqueuer {
   enqueue(key: string): void;
 }
@@ -60,7 +66,7 @@ interface Member {
 export class ShardingCoordinator {
   readonly ring: ShardRing;
   readonly metrics: ShardMetrics;
-  private readonly cache: InformerCache;
+  private readonly cache: ShardCache;
   private readonly transport: Transport;
   private readonly log: Logger;
   private readonly options: ShardingOptions;
@@ -70,14 +76,16 @@ export class ShardingCoordinator {
 
   constructor(
     transport: Transport,
-    cache: InformerCache,
+    cache: ShardCache,
     registry: Registry,
     logger: Logger,
     options: ShardingOptions,
     deps: { store?: MemberStore; clock?: Clock } = {},
   ) {
     if (!/^[a-z0-9]([-a-z0-9.]{0,40}[a-z0-9])?$/.test(options.ring))
-      throw new Error(`sharding: ring "${options.ring}" must be a lowercase DNS name of at most 42 characters`);
+      throw new Error(
+        `sharding: ring "${options.ring}" must be a lowercase DNS name of at most 42 characters`,
+      );
     const slots = options.slots ?? 256;
     assertSlotCount(slots);
     this.transport = transport;
@@ -116,7 +124,14 @@ export class ShardingCoordinator {
 
   /** The gate for a controller; call bind() with the controller once it exists. */
   gateFor(name: string, kind: Kind<ObjectLike>, sharded: boolean): ControllerShardGate {
-    const member: Member = { name, kind, sharded, controller: undefined, tombstones: new Map(), running: new Map() };
+    const member: Member = {
+      name,
+      kind,
+      sharded,
+      controller: undefined,
+      tombstones: new Map(),
+      running: new Map(),
+    };
     this.members.push(member);
     if (sharded) {
       this.cache.setListParams(kind, () =>
@@ -232,7 +247,8 @@ export class ShardingCoordinator {
 
   private released(_slots: readonly number[]): void {
     const restart = new Set<string>();
-    for (const m of this.members) if (m.sharded && this.serverSide.has(kindName(m.kind))) restart.add(kindName(m.kind));
+    for (const m of this.members)
+      if (m.sharded && this.serverSide.has(kindName(m.kind))) restart.add(kindName(m.kind));
     this.restart(restart);
   }
 

@@ -144,13 +144,16 @@ export class ShardRing {
   /** Slots whose objects this member may still hold in a cache (active or draining). */
   heldSlots(): number[] {
     const out: number[] = [];
-    for (let s = 0; s < this.slots; s++) if (this.state[s] === 'active' || this.state[s] === 'draining') out.push(s);
+    for (let s = 0; s < this.slots; s++)
+      if (this.state[s] === 'active' || this.state[s] === 'draining') out.push(s);
     return out;
   }
 
   /** True when renewals have not succeeded within the renew deadline: nothing may start. */
   get fenced(): boolean {
-    return this.lastRenewSentAt === undefined || this.clock.now() - this.lastRenewSentAt >= this.renewDeadlineMs;
+    return (
+      this.lastRenewSentAt === undefined || this.clock.now() - this.lastRenewSentAt >= this.renewDeadlineMs
+    );
   }
 
   /**
@@ -208,7 +211,9 @@ export class ShardRing {
       await this.store.remove();
       this.log.info('left the shard ring');
     } catch (err) {
-      this.log.warn('could not delete the member lease; others take its slots when it expires', { error: err });
+      this.log.warn('could not delete the member lease; others take its slots when it expires', {
+        error: err,
+      });
     }
   }
 
@@ -384,8 +389,10 @@ export class ShardRing {
   }
 
   private notify(acquired: readonly number[], released: readonly number[]): void {
-    if (acquired.length) this.metrics?.handoffs.inc({ ring: this.ring, direction: 'acquired' }, acquired.length);
-    if (released.length) this.metrics?.handoffs.inc({ ring: this.ring, direction: 'released' }, released.length);
+    if (acquired.length)
+      this.metrics?.handoffs.inc({ ring: this.ring, direction: 'acquired' }, acquired.length);
+    if (released.length)
+      this.metrics?.handoffs.inc({ ring: this.ring, direction: 'released' }, released.length);
     for (const l of this.listeners) {
       if (released.length) l.onReleased?.(released);
       if (acquired.length) l.onAcquired?.(acquired);

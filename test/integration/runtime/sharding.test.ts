@@ -110,7 +110,12 @@ for (const gate of [true, false]) {
       const killedAt = new Map<string, number>();
 
       const start = (id: string): Replica => {
-        const r = new Replica(id, { KUBECONFIG: cp.kubeconfigPath, NAMESPACE: namespace, RECORD: record, ...TIMINGS });
+        const r = new Replica(id, {
+          KUBECONFIG: cp.kubeconfigPath,
+          NAMESPACE: namespace,
+          RECORD: record,
+          ...TIMINGS,
+        });
         replicas.push(r);
         return r;
       };
@@ -145,7 +150,13 @@ for (const gate of [true, false]) {
         }
         return owners.size === SLOTS && [...owners.values()].every((n) => n === 1);
       }
-      const failInfo = (): string => replicas.map((r) => `${r.id}: ${JSON.stringify({ ...r.stats, activeSlots: r.stats?.activeSlots.length })} ${r.stderr}`).join('\n');
+      const failInfo = (): string =>
+        replicas
+          .map(
+            (r) =>
+              `${r.id}: ${JSON.stringify({ ...r.stats, activeSlots: r.stats?.activeSlots.length })} ${r.stderr}`,
+          )
+          .join('\n');
       const waitFor = (what: string, fn: () => Promise<boolean> | boolean, ms = 90_000): Promise<boolean> =>
         eventually(what, async () => (await fn()) || undefined, ms).catch((err: Error) => {
           throw new Error(`${err.message}\n${failInfo()}`);
@@ -186,7 +197,9 @@ for (const gate of [true, false]) {
           ],
         ];
         for (const union of ranges) {
-          const selector = union.map(([lo, hi]) => `shardRange(object.metadata.uid, '${lo}', '${hi}')`).join(' || ');
+          const selector = union
+            .map(([lo, hi]) => `shardRange(object.metadata.uid, '${lo}', '${hi}')`)
+            .join(' || ');
           const list = await cms.listAll({ namespace, extraQuery: { shardSelector: selector } });
           const got = list.items.map((o) => o.metadata!.name!).sort();
           if (!gate) {
@@ -218,8 +231,10 @@ for (const gate of [true, false]) {
         await waitFor('every object converged', converged);
         assert.ok(r1.stats!.released > 0, 'r1 handed slots over');
         for (const r of live()) {
-          const share = r.stats!.ownedCached / objects;
-          assert.ok(Math.abs(share - 1 / 3) <= 0.15 / 3, `${r.id} reconciles ${r.stats!.ownedCached}/${objects} (${(share * 100).toFixed(1)}%)`);
+          // Exactly the objects whose uid hashes into the replica's slots are its own.
+          const slots = new Set(r.stats!.activeSlots);
+          const mine = [...uids.values()].filter((uid) => slots.has(slotOfUid(uid, SLOTS))).length;
+          await waitFor(`${r.id} counts its objects`, () => r.stats!.ownedCached === mine);
         }
       });
 
@@ -230,8 +245,13 @@ for (const gate of [true, false]) {
         for (const r of live()) {
           assert.equal(r.stats!.serverSide, gate ? 1 : 0, `${r.id} filtering mode`);
           const share = r.stats!.cache / objects;
-          process.stdout.write(`# ${r.id}: cache ${r.stats!.cache}/${objects} (${(share * 100).toFixed(1)}%), owns ${r.stats!.owned}/${SLOTS} slots\n`);
-          if (gate) assert.ok(Math.abs(share - 1 / 3) <= 0.15 / 3, `${r.id} caches ${(share * 100).toFixed(1)}%`);
+          process.stdout.write(
+            `# ${r.id}: cache ${r.stats!.cache}/${objects} (${(share * 100).toFixed(1)}%), owns ${r.stats!.owned}/${SLOTS} slots\n`,
+          );
+          // 1/3 ± 15% of the objects: slots are split evenly (85 or 86 of 256), the rest is sampling
+          // noise (σ ≈ 1.6 points at 900 objects), so the bound is only asserted from 900 objects on.
+          if (gate && objects >= 900)
+            assert.ok(Math.abs(share - 1 / 3) <= 0.15 / 3, `${r.id} caches ${(share * 100).toFixed(1)}%`);
         }
       });
 
@@ -243,7 +263,9 @@ for (const gate of [true, false]) {
         const t0 = Date.now();
         killedAt.set(r2!.id, now());
         await waitFor('the two others own every slot', () => settled(live(), 2), MOVE_DEADLINE_MS);
-        process.stdout.write(`# slots of the killed replica moved after ${Date.now() - t0} ms (lease ${LEASE_MS} ms)\n`);
+        process.stdout.write(
+          `# slots of the killed replica moved after ${Date.now() - t0} ms (lease ${LEASE_MS} ms)\n`,
+        );
         await load;
         await waitFor('every object converged', converged);
       });
@@ -275,7 +297,10 @@ for (const gate of [true, false]) {
           const slot = slotOfUid(uids.get(e.key!)!, SLOTS);
           if (!oldSlots.has(slot)) continue;
           const again = reacquired.get(slot);
-          assert.ok(again !== undefined && again <= e.at, `r3 reconciled ${e.key} (old slot ${slot}) before claiming it again`);
+          assert.ok(
+            again !== undefined && again <= e.at,
+            `r3 reconciled ${e.key} (old slot ${slot}) before claiming it again`,
+          );
         }
       });
 
@@ -326,10 +351,15 @@ for (const gate of [true, false]) {
             const prev = list[i - 1]!;
             const cur = list[i]!;
             if (prev.id !== cur.id) crossReplica++;
-            assert.ok(prev.to <= cur.from, `${key}: ${prev.id} [${prev.from}, ${prev.to}] overlaps ${cur.id} [${cur.from}, ${cur.to}]`);
+            assert.ok(
+              prev.to <= cur.from,
+              `${key}: ${prev.id} [${prev.from}, ${prev.to}] overlaps ${cur.id} [${cur.from}, ${cur.to}]`,
+            );
           }
         }
-        process.stdout.write(`# ${total} reconciles, ${crossReplica} consecutive pairs on different replicas, no overlap\n`);
+        process.stdout.write(
+          `# ${total} reconciles, ${crossReplica} consecutive pairs on different replicas, no overlap\n`,
+        );
         assert.ok(crossReplica > 0, 'objects did move between replicas');
       });
 

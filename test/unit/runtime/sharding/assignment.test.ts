@@ -3,7 +3,10 @@ import { test } from 'node:test';
 import { assignSlots } from '../../../../src/runtime/sharding/assignment.ts';
 
 function names(n: number, seed: string): string[] {
-  return Array.from({ length: n }, (_, i) => `${seed}-replica-${i}-${(i * 7919 + seed.length * 104729).toString(36)}`);
+  return Array.from(
+    { length: n },
+    (_, i) => `${seed}-replica-${i}-${(i * 7919 + seed.length * 104729).toString(36)}`,
+  );
 }
 
 function loads(owners: (string | undefined)[]): Map<string, number> {
@@ -17,7 +20,8 @@ test('every slot has an owner and shares are even (⌊S/N⌋ or ⌈S/N⌉)', () 
     const members = names(n, `even${n}`);
     const owners = assignSlots(members, 256);
     assert.ok(owners.every((o) => o !== undefined && members.includes(o)));
-    for (const [, l] of loads(owners)) assert.ok(l === Math.floor(256 / n) || l === Math.ceil(256 / n), `load ${l} for n=${n}`);
+    for (const [, l] of loads(owners))
+      assert.ok(l === Math.floor(256 / n) || l === Math.ceil(256 / n), `load ${l} for n=${n}`);
   }
   assert.deepEqual(assignSlots([], 4), [undefined, undefined, undefined, undefined]);
 });

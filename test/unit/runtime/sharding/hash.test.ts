@@ -37,7 +37,10 @@ test('fnv1a64 matches Go hash/fnv New64a (vectors printed by Go 1.26)', () => {
 
 test('fnv1a64 equals the BigInt definition on 5,000 random UIDs and strings', () => {
   for (let i = 0; i < 5000; i++) {
-    const value = i % 2 ? randomUUID() : String.fromCharCode(...Array.from({ length: i % 40 }, () => 32 + Math.floor(Math.random() * 2000)));
+    const value =
+      i % 2
+        ? randomUUID()
+        : String.fromCharCode(...Array.from({ length: i % 40 }, () => 32 + Math.floor(Math.random() * 2000)));
     assert.equal(hashBigInt(fnv1a64(value)), reference(value), JSON.stringify(value));
   }
 });

@@ -20,7 +20,11 @@ class FakeApi {
     return new FakeStore(this, identity);
   }
   put(claims: MemberClaims): void {
-    this.records.set(claims.identity, { ...claims, name: `lease-${claims.identity}`, version: String(++this.version) });
+    this.records.set(claims.identity, {
+      ...claims,
+      name: `lease-${claims.identity}`,
+      version: String(++this.version),
+    });
   }
 }
 
@@ -87,7 +91,8 @@ class Cluster {
 
   /** Holders of each slot: active or draining (unfenced), or with reconciles still running. */
   checkExclusive(): void {
-    for (const [slot, ids] of this.admitting()) assert.ok(ids.length <= 1, `slot ${slot} admitted by ${ids.join(', ')}`);
+    for (const [slot, ids] of this.admitting())
+      assert.ok(ids.length <= 1, `slot ${slot} admitted by ${ids.join(', ')}`);
   }
 
   /** One retry period: every unpaused member runs a round (in a rotating order), invariant checked after each. */
@@ -109,7 +114,9 @@ class Cluster {
   assertSettled(live: string[]): void {
     const owners = assignSlots(live, SLOTS);
     for (let s = 0; s < SLOTS; s++) {
-      const holder = [...this.nodes].filter(([, n]) => n.ring.stateOf(s) === 'active' && !n.ring.fenced).map(([id]) => id);
+      const holder = [...this.nodes]
+        .filter(([, n]) => n.ring.stateOf(s) === 'active' && !n.ring.fenced)
+        .map(([id]) => id);
       assert.deepEqual(holder, [owners[s]], `slot ${s}`);
     }
   }
@@ -179,7 +186,10 @@ test('fencing: a member whose renewals fail stops admitting at the renew deadlin
     }
     await c.round();
   }
-  assert.ok(lastAdmitted - failedAt < TIMINGS.renewDeadlineMs, `admitted until ${lastAdmitted - failedAt} ms`);
+  assert.ok(
+    lastAdmitted - failedAt < TIMINGS.renewDeadlineMs,
+    `admitted until ${lastAdmitted - failedAt} ms`,
+  );
   assert.ok(c.nodes.get('b')!.ring.activeSlots().includes(slot), 'b took the slot after the lease expired');
   assert.equal(c.registry.counter('shard_fenced_total', '').get({ ring: 'test' }), 1);
   // a's network returns: it rejoins through the protocol, never by resuming old claims.
@@ -221,11 +231,25 @@ test('two members that both want a slot: the claim with the higher weight wins, 
 test('options are checked: renew deadline below lease duration, retry period below renew deadline', () => {
   const store = new FakeApi().storeFor('x');
   assert.throws(
-    () => new ShardRing(store, { ring: 'r', identity: 'x', logger: quiet, leaseDurationMs: 5000, renewDeadlineMs: 5000 }),
+    () =>
+      new ShardRing(store, {
+        ring: 'r',
+        identity: 'x',
+        logger: quiet,
+        leaseDurationMs: 5000,
+        renewDeadlineMs: 5000,
+      }),
     /renewDeadlineMs/,
   );
   assert.throws(
-    () => new ShardRing(store, { ring: 'r', identity: 'x', logger: quiet, renewDeadlineMs: 2000, retryPeriodMs: 2000 }),
+    () =>
+      new ShardRing(store, {
+        ring: 'r',
+        identity: 'x',
+        logger: quiet,
+        renewDeadlineMs: 2000,
+        retryPeriodMs: 2000,
+      }),
     /retryPeriodMs/,
   );
 });
