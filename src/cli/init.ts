@@ -11,6 +11,7 @@ interface InitFlags {
   force?: boolean;
   skipInstall?: boolean;
   opGenPath?: string;
+  sharding?: boolean;
 }
 
 /** `op-gen init [dir]`: a new operator project (see docs/init.md). */
@@ -28,6 +29,10 @@ export const initCommand: CommandModule = {
       .option('--force', 'scaffold into a non-empty directory, overwriting files with the same names')
       .option('--skip-install', 'do not run npm install')
       .option('--op-gen-path <dir>', 'depend on op-gen as file:<dir> (an op-gen working tree)')
+      .option(
+        '--sharding',
+        'active-active replicas: the manager takes --sharding, 3 replicas, sharded controllers',
+      )
       .action(async (dir: string | undefined, flags: InitFlags, command) => {
         const ctx = contextFor(command, io);
         // The scaffold engine (handlebars) loads only when the command runs: every other op-gen run starts faster.

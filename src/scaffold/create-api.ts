@@ -134,6 +134,7 @@ export async function createApi(options: CreateApiOptions, io: CreateApiIo): Pro
     kindConst: kindFile.replace(/-/g, '_').toUpperCase(),
     namespaced,
     storageVersion: sameKind.length === 0,
+    sharded: project.sharding === true,
     header: projectHeader(root),
   };
 

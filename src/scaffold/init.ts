@@ -26,6 +26,8 @@ export interface InitOptions {
   readonly opGenPath?: string;
   /** Copyright year; defaults to the current year. */
   readonly year?: number;
+  /** Active-active replicas: `--sharding` in the manager, 3 replicas, sharded controllers (docs/sharding.md). */
+  readonly sharding?: boolean;
 }
 
 export interface ScaffoldIo {
@@ -106,6 +108,7 @@ export async function initProject(options: InitOptions, io: ScaffoldIo): Promise
     ...(options.repo ? { repo: options.repo } : {}),
     apiDir: 'src/api',
     resources: [],
+    ...(options.sharding ? { sharding: true } : {}),
   };
   const context = {
     projectName: name,
@@ -121,6 +124,7 @@ export async function initProject(options: InitOptions, io: ScaffoldIo): Promise
     displayName: titleCase(name),
     description: `${titleCase(name)}: a Kubernetes operator for ${domain}.`,
     leaderElectionId: `${name}.${domain}`,
+    sharding: options.sharding === true,
     opGenDependency: opGenDependency(options.opGenPath, process.cwd()),
     versions: dependencyVersions(),
   };

@@ -26,6 +26,8 @@ export interface ProjectFile {
   readonly resources: readonly ProjectResource[];
   /** `generate rbac` settings; `roleName` names the manager ClusterRole (default `manager-role`). */
   readonly rbac?: { readonly roleName?: string };
+  /** `op-gen init --sharding`: controllers `create api` adds are sharded (docs/sharding.md). */
+  readonly sharding?: boolean;
 }
 
 export function apiGroup(project: Pick<ProjectFile, 'domain'>, group: string): string {
@@ -58,6 +60,7 @@ export function readProjectFile(dir: string): ProjectFile | undefined {
     apiDir: raw.apiDir ?? 'src/api',
     resources: raw.resources ?? [],
     ...(raw.rbac?.roleName ? { rbac: { roleName: String(raw.rbac.roleName) } } : {}),
+    ...(raw.sharding === true ? { sharding: true } : {}),
   };
 }
 

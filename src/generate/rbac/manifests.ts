@@ -29,7 +29,7 @@ export const LEADER_ELECTION_ROLE = 'leader-election-role';
 export const METRICS_AUTH_ROLE = 'metrics-auth-role';
 export const METRICS_READER_ROLE = 'metrics-reader';
 
-/** The permissions leader election needs in the manager's namespace. */
+/** The permissions leader election and sharding (the ring member Leases, docs/sharding.md) need in the manager's namespace. */
 export const LEADER_ELECTION_RULES: readonly PolicyRule[] = [
   {
     apiGroups: ['coordination.k8s.io'],
