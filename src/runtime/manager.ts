@@ -130,10 +130,6 @@ export class Manager implements BuilderHost {
       ...(options.stripManagedFields === false ? { stripManagedFields: false } : {}),
       logger: this.log,
     });
-    if (options.sharding && options.leaderElection?.enabled)
-      throw new Error(
-        'Manager: sharding and leaderElection exclude each other (unsharded controllers of a sharded manager run on one replica)',
-      );
     this.sharding = options.sharding
       ? new ShardingCoordinator(transport, this.cache, this.metrics.registry, this.log, options.sharding)
       : undefined;
@@ -144,6 +140,10 @@ export class Manager implements BuilderHost {
   }
 
   static async create(options: ManagerOptions = {}): Promise<Manager> {
+    if (options.sharding && options.leaderElection?.enabled)
+      throw new Error(
+        'Manager: sharding and leaderElection exclude each other (unsharded controllers of a sharded manager run on one replica)',
+      );
     const transportOptions = {
       userAgent: 'op-gen-manager',
       ...(options.onResponse ? { onResponse: options.onResponse } : {}),
