@@ -3,7 +3,8 @@
  * by 3 sharded replicas, against one control plane with ShardedListAndWatch on, in alternating
  * rounds. Each round sets a new `want` annotation on every object while no replica runs, then
  * starts the replicas (test/fixtures/runtime/sharding-replica.ts: one merge patch per object) and
- * measures the time until every object reports it, and each replica's peak RSS.
+ * measures the time until every object reports it (polled every second), and each replica's peak RSS.
+ * Timings: 15 s lease, 10 s renew deadline, 2 s retry (client-go's defaults) in both modes.
  * Prints medians over the rounds and their ratios. Options: --objects N --rounds N --workers N.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -58,6 +59,10 @@ function startReplica(id: string, sharded: boolean, record: string): Replica {
       REPLICA_ID: id,
       SHARDED: sharded ? '1' : '0',
       WORK_MS: '0',
+      // client-go's leader election timings, for both modes.
+      LEASE_MS: '15000',
+      RENEW_MS: '10000',
+      RETRY_MS: '2000',
       WORKERS: values.workers,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -130,7 +135,7 @@ for (let round = 0; round < rounds; round++) {
       mode === 'leader'
         ? [startReplica(`leader-${want}`, false, record)]
         : [1, 2, 3].map((i) => startReplica(`shard-${want}-${i}`, true, record));
-    while (!(await converged(want))) await new Promise((r) => setTimeout(r, 250));
+    while (!(await converged(want))) await new Promise((r) => setTimeout(r, 1000));
     const ms = performance.now() - started;
     await new Promise((r) => setTimeout(r, 600)); // one more stats line
     const run = {
