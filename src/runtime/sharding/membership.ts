@@ -40,6 +40,8 @@ export interface MemberStore {
   list(): Promise<MemberRecord[]>;
   /** Deletes this member's record (graceful leave). */
   remove(): Promise<void>;
+  /** Deletes another member's record, by name, if it still has `version` (garbage of crashed members). */
+  removeStale?(name: string, version: string): Promise<void>;
 }
 
 export function encodeSlots(set: readonly number[], slots: number): string {
@@ -159,6 +161,17 @@ export class LeaseMemberStore implements MemberStore {
       });
     }
     return out;
+  }
+
+  async removeStale(name: string, version: string): Promise<void> {
+    try {
+      await this.leases.delete(
+        { namespace: this.namespace, name },
+        { preconditions: { resourceVersion: version } },
+      );
+    } catch (err) {
+      if (!isNotFound(err) && !isConflict(err)) throw err;
+    }
   }
 
   async remove(): Promise<void> {

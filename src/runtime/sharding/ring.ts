@@ -48,6 +48,14 @@ export interface RingListener {
 
 export const DEFAULT_SLOTS = 256;
 
+/**
+ * A record unchanged for this many lease durations belongs to a member that is gone (a crashed or
+ * killed pod never deletes its Lease): any member deletes it, on the condition that it is still
+ * the version observed. Safe even if the member comes back: it fenced itself long before, and
+ * recreates its Lease with no claims.
+ */
+const STALE_AFTER_LEASES = 10;
+
 function withTimeout<T>(clock: Clock, ms: number, work: Promise<T>, what: string): Promise<T> {
   let timer: TimerHandle | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -282,9 +290,21 @@ export class ShardRing {
       if (!o || o.version !== r.version) this.observed.set(r.name, { version: r.version, at: now });
       const at = this.observed.get(r.name)!.at;
       if (now - at < r.leaseDurationMs) live.push(r);
+      else if (now - at > STALE_AFTER_LEASES * r.leaseDurationMs) void this.removeStale(r);
     }
     for (const name of this.observed.keys()) if (!seen.has(name)) this.observed.delete(name);
     return live;
+  }
+
+  private async removeStale(r: MemberRecord): Promise<void> {
+    if (!this.store.removeStale) return;
+    try {
+      await this.store.removeStale(r.name, r.version);
+      this.observed.delete(r.name);
+      this.log.info('deleted the Lease of a member gone for ten lease durations', { member: r.identity });
+    } catch (err) {
+      this.log.warn('could not delete a stale member Lease', { member: r.identity, error: err });
+    }
   }
 
   private assign(members: string[]): (string | undefined)[] {

@@ -49,6 +49,11 @@ class FakeStore implements MemberStore {
     this.api.records.delete(this.identity);
     return Promise.resolve();
   }
+  removeStale(name: string, version: string): Promise<void> {
+    for (const [id, r] of this.api.records)
+      if (r.name === name && r.version === version) this.api.records.delete(id);
+    return Promise.resolve();
+  }
 }
 
 interface Node {
@@ -168,6 +173,20 @@ test('a leave hands the slots over: graceful stop at once, a crash after the lea
   await c.rounds(4);
   c.nodes.delete('b');
   c.assertSettled(['a']);
+});
+
+test('the record of a member gone for ten lease durations is deleted; the member can come back', async () => {
+  const c = new Cluster();
+  for (const id of ['a', 'b']) c.add(id);
+  await c.rounds(6);
+  c.nodes.get('b')!.paused = true;
+  await c.rounds(Math.ceil((9 * TIMINGS.leaseDurationMs) / TIMINGS.retryPeriodMs));
+  assert.ok(c.api.records.has('b'), 'kept before ten lease durations');
+  await c.rounds(Math.ceil((2 * TIMINGS.leaseDurationMs) / TIMINGS.retryPeriodMs));
+  assert.ok(!c.api.records.has('b'), 'deleted after ten lease durations');
+  c.nodes.get('b')!.paused = false;
+  await c.rounds(8);
+  c.assertSettled(['a', 'b']);
 });
 
 test('fencing: a member whose renewals fail stops admitting at the renew deadline, before anyone else may take over', async () => {
