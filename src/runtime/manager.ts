@@ -131,7 +131,14 @@ export class Manager implements BuilderHost {
       logger: this.log,
     });
     this.sharding = options.sharding
-      ? new ShardingCoordinator(transport, this.cache, this.metrics.registry, this.log, options.sharding)
+      ? new ShardingCoordinator(
+          transport,
+          this.cache,
+          this.metrics.registry,
+          this.log,
+          options.sharding,
+          options.namespaces?.[0] ? { probeNamespace: options.namespaces[0] } : {},
+        )
       : undefined;
     const fieldManager = options.fieldManager ?? 'op-gen-manager';
     this.client = new ReconcileClient(transport, this.cache, fieldManager);

@@ -73,6 +73,8 @@ export class ShardingCoordinator {
   private readonly members: Member[] = [];
   private readonly serverSide = new Set<string>();
   private started = false;
+  /** Where to probe a namespaced kind when the manager watches only some namespaces. */
+  private readonly probeNamespace: string | undefined;
 
   constructor(
     transport: Transport,
@@ -80,7 +82,7 @@ export class ShardingCoordinator {
     registry: Registry,
     logger: Logger,
     options: ShardingOptions,
-    deps: { store?: MemberStore; clock?: Clock } = {},
+    deps: { store?: MemberStore; clock?: Clock; probeNamespace?: string } = {},
   ) {
     if (!/^[a-z0-9]([-a-z0-9.]{0,40}[a-z0-9])?$/.test(options.ring))
       throw new Error(
@@ -93,6 +95,7 @@ export class ShardingCoordinator {
     this.options = options;
     this.log = logger.child({ component: 'sharding' });
     this.metrics = shardMetrics(registry);
+    this.probeNamespace = deps.probeNamespace;
     const identity = options.identity ?? `${hostname()}-${randomBytes(4).toString('hex')}`;
     const namespace = options.namespace ?? process.env.POD_NAMESPACE ?? 'default';
     const store = deps.store ?? new LeaseMemberStore(transport, { namespace, ring: options.ring, identity });
@@ -209,6 +212,7 @@ export class ShardingCoordinator {
   private async detect(kind: Kind<ObjectLike>): Promise<boolean> {
     try {
       const list = await new ResourceClient<ObjectLike>(this.transport, kind).list({
+        ...(kind.namespaced && this.probeNamespace ? { namespace: this.probeNamespace } : {}),
         limit: 1,
         extraQuery: { shardSelector: FULL_RANGE_SELECTOR },
       });
