@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parse, parseAllDocuments, parseDocument, stringify } from 'yaml';
 import { validateBundle } from '../../../src/bundle/index.ts';
+import { assertGoldenDir } from '../../helpers/golden.ts';
 import { opGen, sampleProject } from './project.ts';
 
 const GOLDEN = new URL('../../golden/bundle/', import.meta.url).pathname;
@@ -76,22 +77,7 @@ describe('op-gen bundle', () => {
   it("writes the sample project's bundle, equal to the goldens, and validates it with zero errors", () => {
     const project = bundled();
     const written = [DOCKERFILE, ...filesUnder(join(project, 'bundle')).map((f) => join('bundle', f))];
-    if (process.env.UPDATE_GOLDEN) {
-      rmSync(GOLDEN, { recursive: true, force: true });
-      for (const file of written) {
-        mkdirSync(join(GOLDEN, file, '..'), { recursive: true });
-        writeFileSync(join(GOLDEN, file), readFileSync(join(project, file), 'utf8'));
-      }
-    }
-    assert.deepEqual(
-      written.sort(),
-      filesUnder(GOLDEN),
-      'the bundle has the golden files, no more, no fewer',
-    );
-    for (const file of written) {
-      const actual = readFileSync(join(project, file), 'utf8');
-      assert.equal(actual, readFileSync(join(GOLDEN, file), 'utf8'), `${file} differs from its golden`);
-    }
+    assertGoldenDir(GOLDEN, new Map(written.map((f) => [f, readFileSync(join(project, f), 'utf8')])));
     const errors = validateBundle(join(project, 'bundle')).filter((f) => f.severity === 'error');
     assert.deepEqual(errors, []);
     const r = opGen(project, 'bundle', 'validate');
