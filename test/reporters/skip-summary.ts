@@ -3,7 +3,8 @@ import { relative } from 'node:path';
 /**
  * A node:test reporter that names every skipped test and suite at the end of the run, so a skip can
  * not hide: node's own summary counts a skipped `describe` as nothing at all (`tests 0`, `skipped 0`).
- * Skips for want of control plane binaries are counted apart, with how to get the binaries.
+ * Skips for want of control plane binaries are counted apart, with how to get the binaries. Under CI
+ * any skip fails the run: CI runs every test.
  *
  *   node --test --test-reporter=spec --test-reporter-destination=stdout \
  *     --test-reporter=./test/reporters/skip-summary.ts --test-reporter-destination=stdout ...
@@ -72,6 +73,15 @@ export function skipSummary(skipped: readonly Skipped[]): string[] {
   return lines;
 }
 
+/** Under CI every test runs: a skip there (a `{ skip }`, `it.skip`, `t.skip()`) fails the run. */
+export function ciVerdict(
+  skipped: readonly Skipped[],
+  env: Readonly<Record<string, string | undefined>>,
+): string[] {
+  if (!env['CI'] || skipped.length === 0) return [];
+  return [`✖ CI is set and ${counted(skipped)} skipped: in CI every test must run; remove the skip`];
+}
+
 export default async function* skipSummaryReporter(
   source: AsyncIterable<ReporterEvent>,
 ): AsyncGenerator<string> {
@@ -80,6 +90,8 @@ export default async function* skipSummaryReporter(
     const s = skippedOf(event);
     if (s) skipped.push(s);
   }
-  const lines = skipSummary(skipped);
+  const verdict = ciVerdict(skipped, process.env);
+  const lines = [...skipSummary(skipped), ...verdict];
+  if (verdict.length > 0) process.exitCode = 1;
   if (lines.length > 0) yield `\n${lines.join('\n')}\n`;
 }

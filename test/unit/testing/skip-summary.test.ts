@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { skippedOf, skipSummary, type ReporterEvent } from '../../reporters/skip-summary.ts';
+import { ciVerdict, skippedOf, skipSummary, type ReporterEvent } from '../../reporters/skip-summary.ts';
 
 const repo = join(import.meta.dirname, '..', '..', '..');
 const REPORTER = ['--test-reporter=spec', '--test-reporter-destination=stdout'].concat([
@@ -39,11 +39,20 @@ describe('the skip-summary reporter', () => {
     assert.deepEqual(skipSummary([]), [], 'nothing skipped, nothing printed');
   });
 
+  it('under CI any skip is a failure; without CI it is only named', () => {
+    const one = [{ name: 'x', file: 'a.test.ts', kind: 'suite' as const, reason: 'later' }];
+    assert.deepEqual(ciVerdict(one, { CI: 'true' }), [
+      '✖ CI is set and 1 suite skipped: in CI every test must run; remove the skip',
+    ]);
+    assert.deepEqual(ciVerdict(one, {}), []);
+    assert.deepEqual(ciVerdict([], { CI: 'true' }), []);
+  });
+
   describe('on a real run (node --test with the reporter)', () => {
     const empty = mkdtempSync(join(tmpdir(), 'op-gen-no-binaries-'));
     after(() => rmSync(empty, { recursive: true, force: true }));
-    const run = (env: Record<string, string | undefined>) =>
-      spawnSync(process.execPath, ['--test', ...REPORTER, 'test/fixtures/testing/skipped-suite.ts'], {
+    const run = (env: Record<string, string | undefined>, file = 'test/fixtures/testing/skipped-suite.ts') =>
+      spawnSync(process.execPath, ['--test', ...REPORTER, file], {
         cwd: repo,
         encoding: 'utf8',
         // Without NODE_TEST_CONTEXT, which would make the child report to this run instead.
@@ -68,6 +77,20 @@ describe('the skip-summary reporter', () => {
         tail,
         /ℹ 1 test skipped for other reasons:\nℹ {3}test "is skipped on purpose" .*: left for later/,
       );
+    });
+
+    it('a suite skipped by hand passes a developer run, named, and fails a CI run', () => {
+      const file = 'test/fixtures/testing/deliberate-skip.ts';
+      const dev = run({ CI: '' }, file);
+      assert.equal(dev.status, 0, dev.stdout + dev.stderr);
+      assert.match(
+        dev.stdout,
+        /ℹ 1 suite skipped for other reasons:\nℹ {3}suite "an integration suite skipped by hand"/,
+      );
+      const ci = run({ CI: 'true' }, file);
+      assert.equal(ci.status, 1, ci.stdout + ci.stderr);
+      assert.match(ci.stdout, /ℹ fail 0\n/, 'no test failed: the skip alone fails the run');
+      assert.match(ci.stdout, /✖ CI is set and 1 suite skipped: in CI every test must run; remove the skip/);
     });
 
     it('under CI the same suite fails the run instead', () => {
