@@ -113,8 +113,10 @@ describe('op-gen/runtime against a real API server', { timeout: 180_000, skip: c
       try {
         const d = await deployments().get({ namespace: ns, name: 'one' });
         return d.metadata?.uid !== before.metadata?.uid ? d : undefined;
-      } catch {
-        return undefined;
+      } catch (err) {
+        // Gone until the controller recreates it: only NotFound is expected here.
+        if (isNotFound(err)) return undefined;
+        throw err;
       }
     });
     assert.equal(after.metadata?.ownerReferences?.[0]?.name, 'one');
