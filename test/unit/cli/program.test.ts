@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { describe, it } from 'node:test';
 import { main } from '../../../src/cli/main.ts';
+import { PACKAGE_VERSION } from '../../helpers/package-version.ts';
 
 function capture(): { stream: Writable; text: () => string } {
   const chunks: string[] = [];
@@ -26,10 +26,7 @@ describe('op-gen CLI skeleton', () => {
   it('prints its version from package.json', async () => {
     const r = await run('--version');
     assert.equal(r.code, 0);
-    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
-      version: string;
-    };
-    assert.equal(r.out, `${pkg.version}\n`);
+    assert.equal(r.out, `${PACKAGE_VERSION}\n`);
   });
 
   it('prints help listing the global --cwd option and the generate group', async () => {

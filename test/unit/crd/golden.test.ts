@@ -8,13 +8,10 @@ import { parse } from 'yaml';
 import { main } from '../../../src/cli/main.ts';
 import { generateCrds, loadApiModel } from '../../../src/generate/crd/index.ts';
 import { assertGolden } from '../../helpers/golden.ts';
+import { PACKAGE_VERSION } from '../../helpers/package-version.ts';
 
 const FIXTURE = new URL('../../fixtures/crd/', import.meta.url).pathname;
 const GOLDEN = new URL('../../golden/crd/', import.meta.url).pathname;
-/** op-gen's version as package.json says, the value every generated CRD's op-gen.io/version carries. */
-const PACKAGE_VERSION = (
-  JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }
-).version;
 
 describe('generate crd on the rich fixture API (goldens)', () => {
   const out = mkdtempSync(join(tmpdir(), 'op-gen-crd-golden-'));

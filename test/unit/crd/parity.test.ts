@@ -3,14 +3,11 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { parse } from 'yaml';
 import { generateCrds } from '../../../src/generate/crd/index.ts';
+import { PACKAGE_VERSION } from '../../helpers/package-version.ts';
 
 type Crd = { metadata: { name: string; annotations: Record<string, string> } };
 
 const FIXTURE = new URL('../../fixtures/crd/parity/', import.meta.url).pathname;
-/** op-gen's version as package.json says (the test reads it; the generator's own reader is under test). */
-const PACKAGE_VERSION = (
-  JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }
-).version;
 const CONTROLLER_GEN = new URL(
   '../../golden/crd/controller-gen/shop.example.com_widgets.yaml',
   import.meta.url,

@@ -2,21 +2,10 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { main } from '../../../src/cli/main.ts';
 import { readProjectFile } from '../../../src/shared/project-file.ts';
-
-function sink(): { stream: Writable; text: () => string } {
-  let out = '';
-  const stream = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      out += chunk.toString();
-      done();
-    },
-  });
-  return { stream, text: () => out };
-}
+import { sink } from '../../helpers/io.ts';
 
 /** A broken op-gen.yaml is one clear line naming the file and what to do, exit 1, nothing written. */
 describe('an invalid op-gen.yaml', () => {

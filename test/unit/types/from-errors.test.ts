@@ -2,20 +2,9 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { main } from '../../../src/cli/main.ts';
-
-function sink(): { stream: Writable; text: () => string } {
-  let out = '';
-  const stream = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      out += chunk.toString();
-      done();
-    },
-  });
-  return { stream, text: () => out };
-}
+import { sink } from '../../helpers/io.ts';
 
 function crd(version: string, extra: Record<string, string> = {}): string {
   const fields = {
