@@ -110,6 +110,8 @@ export class Manager implements BuilderHost {
   private readyResolve: () => void = () => {};
   private stoppedResolve: () => void = () => {};
   private stoppedReject: (err: Error) => void = () => {};
+  /** Why start() rejects once stopped (leadership lost); undefined for a requested stop. */
+  private stopError: Error | undefined;
   private signalHandler: (() => void) | undefined;
   /** Resolves once caches are synced and workers run (after leadership, when enabled). */
   readonly ready: Promise<void>;
@@ -241,8 +243,9 @@ export class Manager implements BuilderHost {
         const outcome = await this.elector!.holdLeadership();
         if (outcome === 'lost') {
           this.metrics.leader.set({ name: le.id }, 0);
+          // stop() settles start(): with this error, it rejects instead of resolving.
+          this.stopError ??= new Error('leader election lost');
           await this.stop();
-          this.stoppedReject(new Error('leader election lost'));
         }
       });
     } else {
@@ -337,7 +340,8 @@ export class Manager implements BuilderHost {
       await Promise.all(this.servers.map((s) => close(s)));
       this.transport.close();
       this.log.info('manager stopped');
-      this.stoppedResolve();
+      if (this.stopError) this.stoppedReject(this.stopError);
+      else this.stoppedResolve();
     })();
     return this.stopping;
   }

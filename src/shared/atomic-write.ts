@@ -22,10 +22,9 @@ export function writeFilesAtomically(files: readonly OutputFile[]): string[] {
     for (const file of files) {
       if (!changed.includes(file.path)) continue;
       const dir = dirname(file.path);
-      if (!existsSync(dir)) {
-        mkdirSync(dir, { recursive: true });
-        createdDirs.push(dir);
-      }
+      // mkdirSync returns the first folder it had to create: removing that one removes all it made.
+      const created = mkdirSync(dir, { recursive: true });
+      if (created !== undefined) createdDirs.push(created);
       const tmp = `${file.path}.op-gen-${randomBytes(4).toString('hex')}.tmp`;
       writeFileSync(tmp, file.content, file.mode === undefined ? undefined : { mode: file.mode });
       staged.push({ tmp, path: file.path });

@@ -43,7 +43,7 @@ export function readProjectFile(dir: string): ProjectFile | undefined {
     data = parse(readFileSync(path, 'utf8'));
   } catch (err) {
     throw new OpGenError(
-      `${path}: not valid YAML (${(err as Error).message}). Fix the file or re-create it with \`op-gen init\`.`,
+      `${path}: not valid YAML (${(err as Error).message.split('\n')[0]}). Fix the file or re-create it with \`op-gen init\`.`,
     );
   }
   if (typeof data !== 'object' || data === null || !('domain' in data) || !('projectName' in data)) {

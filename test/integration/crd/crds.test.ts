@@ -156,16 +156,18 @@ describe('generated CRDs on a real API server', { timeout: 180_000, skip: contro
       }
       assert.ok(established, `${name} never became Established`);
     }
-    // The new resource becomes servable a moment after Established.
-    for (let i = 0; i < 100; i++) {
+    // The new resource becomes servable a moment after Established: 404 until then, nothing else.
+    let served = false;
+    for (let i = 0; i < 200 && !served; i++) {
       try {
         await store(validSpec());
-        break;
+        served = true;
       } catch (err) {
         if (codeOf(err) !== 404) throw new Error(bodyOf(err), { cause: err });
         await new Promise((r) => setTimeout(r, 100));
       }
     }
+    assert.ok(served, 'the Store resource was still 404 after 20 s of Established');
   });
 
   it('accepts the valid base object', async () => {

@@ -11,7 +11,10 @@ export interface AuditLog {
   readonly flags: readonly string[];
   /** Marks the current end of the log; `forbiddenSince` counts from there. */
   mark(): number;
-  /** `<verb> <resource>[/<subresource>]` of each request answered 403 since `mark`. */
+  /**
+   * `<verb> <resource>[/<subresource>]` of each request answered 403 since `mark`. Throws when the log
+   * is missing or holds no request of `user` since `mark`: with auditing off, "no 403" proves nothing.
+   */
   forbiddenSince(mark: number): string[];
 }
 
@@ -45,15 +48,20 @@ export function auditLog(dir: string, user: string): AuditLog {
     flags: [`--audit-policy-file=${policy}`, `--audit-log-path=${path}`, '--audit-log-mode=blocking'],
     mark: () => read().length,
     forbiddenSince(mark: number): string[] {
-      return read()
+      if (!existsSync(path)) {
+        throw new Error(`the API server wrote no audit log at ${path}: is auditing on (${policy})?`);
+      }
+      const events = read()
         .slice(mark)
         .split('\n')
         .filter((line) => line.trim() !== '')
         .map((line) => JSON.parse(line) as AuditEvent)
-        .filter(
-          (e) =>
-            e.stage === 'ResponseComplete' && e.user?.username === user && e.responseStatus?.code === 403,
-        )
+        .filter((e) => e.stage === 'ResponseComplete' && e.user?.username === user);
+      if (events.length === 0) {
+        throw new Error(`the audit log ${path} records no request of ${user} since the mark`);
+      }
+      return events
+        .filter((e) => e.responseStatus?.code === 403)
         .map((e) => {
           const ref = e.objectRef;
           const resource = ref?.resource

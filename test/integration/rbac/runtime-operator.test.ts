@@ -150,7 +150,8 @@ describe(
         }
       } finally {
         await mgr.stop();
-        await running.catch(() => undefined);
+        // start() resolves once stopped; a rejection is a manager crash and fails the test.
+        await running;
       }
     }
 

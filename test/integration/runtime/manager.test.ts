@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import {
   builtinKinds,
   isConflict,
+  isNotFound,
   Manager,
   ReconcileClient,
   Transport,
@@ -23,6 +24,22 @@ import {
 import { createNamespace, eventually, installCrdFile, memoryLogger } from './helpers.ts';
 
 const CRD = new URL('../../fixtures/runtime/memcached-crd.yaml', import.meta.url);
+
+interface LeaseSpec {
+  holderIdentity?: string;
+  acquireTime: string;
+  renewTime: string;
+  leaseTransitions?: number;
+}
+
+/** A Lease's spec as the API server has it. */
+async function readLease(t: Transport, namespace: string, name: string): Promise<LeaseSpec> {
+  const lease = await t.request<{ spec: LeaseSpec }>({
+    method: 'GET',
+    path: `/apis/coordination.k8s.io/v1/namespaces/${namespace}/leases/${name}`,
+  });
+  return lease.spec;
+}
 
 function memcached(namespace: string, name: string, size = 1): Memcached {
   return {
@@ -96,8 +113,10 @@ describe('op-gen/runtime against a real API server', { timeout: 180_000, skip: c
       try {
         const d = await deployments().get({ namespace: ns, name: 'one' });
         return d.metadata?.uid !== before.metadata?.uid ? d : undefined;
-      } catch {
-        return undefined;
+      } catch (err) {
+        // Gone until the controller recreates it: only NotFound is expected here.
+        if (isNotFound(err)) return undefined;
+        throw err;
       }
     });
     assert.equal(after.metadata?.ownerReferences?.[0]?.name, 'one');
@@ -133,8 +152,10 @@ describe('op-gen/runtime against a real API server', { timeout: 180_000, skip: c
       try {
         await api().get({ namespace: ns, name: 'doomed' });
         return false;
-      } catch {
-        return true;
+      } catch (err) {
+        // Only NotFound means gone; any other error (5xx, network) is not an answer.
+        if (isNotFound(err)) return true;
+        throw err;
       }
     });
     // Cleanup must be idempotent: a pass on a cache that has not yet seen the finalizer's removal may
@@ -318,18 +339,27 @@ describe('leader election on a Lease', { timeout: 120_000, skip: controlPlaneSki
     const runA = a.start();
     await a.ready;
     const runB = b.start();
-    await new Promise((r) => setTimeout(r, 1500));
+    const t = await Transport.fromKubeConfig(cp.kubeConfig);
+    const lease = () => readLease(t, 'default', le.id);
+    // b has been trying while a renewed twice: a still holds the lease and b does not lead.
+    const first = (await lease()).renewTime;
+    const renewals = new Set([first]);
+    await eventually('a renews its lease twice while b runs', async () => {
+      const l = await lease();
+      assert.equal(l.holderIdentity, 'a');
+      renewals.add(l.renewTime);
+      return renewals.size >= 3;
+    });
     assert.equal(a.isLeader, true);
     assert.equal(b.isLeader, false, 'only one leader');
-    const stoppedAt = Date.now();
     await a.stop();
     await runA;
     await b.ready;
-    const took = Date.now() - stoppedAt;
-    assert.ok(took < le.leaseDurationMs, `took over in ${took} ms`);
     assert.equal(b.isLeader, true);
+    assert.equal((await lease()).holderIdentity, 'b');
     await b.stop();
     await runB;
+    t.close();
   });
 
   it('without release, a crashed leader is replaced once its lease expires', async () => {
@@ -345,12 +375,19 @@ describe('leader election on a Lease', { timeout: 120_000, skip: controlPlaneSki
     const t = await Transport.fromKubeConfig(cp.kubeConfig);
     const crashed = new LeaderElector(t, { ...le, identity: 'crashed' }, memoryLogger().logger);
     assert.equal(await crashed.acquire(), true);
+    const held = await readLease(t, 'default', le.id);
+    assert.equal(held.holderIdentity, 'crashed');
     // The crashed leader neither renews nor releases.
     const other = new LeaderElector(t, { ...le, identity: 'other' }, memoryLogger().logger);
-    const started = Date.now();
     assert.equal(await other.acquire(), true);
-    const took = Date.now() - started;
-    assert.ok(took >= 1000 && took < le.leaseDurationMs + 2000, `took over after ${took} ms`);
+    const taken = await readLease(t, 'default', le.id);
+    assert.equal(taken.holderIdentity, 'other');
+    assert.equal(taken.leaseTransitions, (held.leaseTransitions ?? 0) + 1);
+    // Not before the crashed leader's lease ran out: the lease's own times say so (no stopwatch).
+    assert.ok(
+      Date.parse(taken.acquireTime) >= Date.parse(held.renewTime) + le.leaseDurationMs,
+      `acquired at ${taken.acquireTime}, the crashed leader's lease ran to ${held.renewTime} + ${le.leaseDurationMs} ms`,
+    );
     await other.release();
     t.close();
   });

@@ -12,8 +12,10 @@ function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
-  } catch {
-    return false;
+  } catch (err) {
+    // ESRCH: no such process. Anything else (EPERM: it exists, not ours) is not "gone".
+    if ((err as NodeJS.ErrnoException).code === 'ESRCH') return false;
+    throw err;
   }
 }
 

@@ -8,6 +8,7 @@ import { format } from 'prettier';
 import { main } from '../../../src/cli/main.ts';
 import { OpGenError } from '../../../src/errors.ts';
 import { renderClients } from '../../../src/generate/client/index.ts';
+import { assertGolden as assertGoldenFile } from '../../helpers/golden.ts';
 import { typeCheck, type Diagnostic } from '../types/tsc.ts';
 
 const repo = join(import.meta.dirname, '..', '..', '..');
@@ -21,11 +22,7 @@ async function assertGolden(cwd: string, apiDir: string, out: string, expected: 
     expected,
   );
   for (const f of files) {
-    if (process.env['UPDATE_GOLDEN'] === '1') {
-      mkdirSync(join(f.path, '..'), { recursive: true });
-      writeFileSync(f.path, f.content);
-    }
-    assert.equal(f.content, readFileSync(f.path, 'utf8'), `${f.path} differs from the golden file`);
+    assertGoldenFile(f.path, f.content);
     const pretty = await format(f.content, {
       parser: 'typescript',
       singleQuote: true,

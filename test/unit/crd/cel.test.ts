@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { generateCrds } from '../../../src/generate/crd/index.ts';
+import { assertGolden } from '../../helpers/golden.ts';
 
 const FIXTURE = new URL('../../fixtures/crd/', import.meta.url).pathname;
 const GOLDEN = new URL('../../golden/crd/', import.meta.url).pathname;
@@ -20,8 +21,7 @@ describe('CEL markers', () => {
   it('emits every CEL form, equal to the golden (UPDATE_GOLDEN=1 rewrites it)', async () => {
     await generateCrds({ cwd: FIXTURE, apiDir: 'api-cel', outDir: out });
     const text = readFileSync(join(out, GOLDEN_FILE), 'utf8');
-    if (process.env.UPDATE_GOLDEN) writeFileSync(join(GOLDEN, GOLDEN_FILE), text);
-    assert.equal(text, readFileSync(join(GOLDEN, GOLDEN_FILE), 'utf8'));
+    assertGolden(join(GOLDEN, GOLDEN_FILE), text);
     for (const expected of [
       'rule: "[has(self.domain),has(self.ip)].filter(x,x==true).size() == 1"',
       'rule: "[has(self.tcp),has(self.udp)].filter(x,x==true).size() <= 1"',

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { parse } from 'yaml';
-import { generateCrds, VERSION_ANNOTATION } from '../../../src/generate/crd/index.ts';
+import { generateCrds } from '../../../src/generate/crd/index.ts';
+import { PACKAGE_VERSION } from '../../helpers/package-version.ts';
 
 type Crd = { metadata: { name: string; annotations: Record<string, string> } };
 
@@ -26,8 +27,8 @@ describe('parity with controller-gen', () => {
       const found = crds.find((c) => c.metadata.name === theirs.metadata.name);
       assert.ok(found, `op-gen wrote no ${theirs.metadata.name}`);
       const ours = JSON.parse(JSON.stringify(found)) as Crd;
-      assert.ok(ours.metadata.annotations[VERSION_ANNOTATION]);
-      delete ours.metadata.annotations[VERSION_ANNOTATION];
+      assert.equal(ours.metadata.annotations['op-gen.io/version'], PACKAGE_VERSION);
+      delete ours.metadata.annotations['op-gen.io/version'];
       delete theirs.metadata.annotations['controller-gen.kubebuilder.io/version'];
       assert.deepEqual(ours, theirs);
     });

@@ -1,20 +1,15 @@
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { renderCrdMarkersDoc } from '../../../src/markers/crd-docs.ts';
 import { crdMarkerSpecs } from '../../../src/markers/crd.ts';
+import { assertGolden } from '../../helpers/golden.ts';
 
 const DOC = new URL('../../../docs/markers.md', import.meta.url);
 
 describe('docs/markers.md', () => {
   it('is generated from the registry (UPDATE_GOLDEN=1 rewrites it)', () => {
-    const expected = renderCrdMarkersDoc();
-    if (process.env.UPDATE_GOLDEN) writeFileSync(DOC, expected);
-    assert.equal(
-      readFileSync(DOC, 'utf8'),
-      expected,
-      'docs/markers.md is stale: run UPDATE_GOLDEN=1 node --test test/unit/markers/docs.test.ts',
-    );
+    assertGolden(fileURLToPath(DOC), renderCrdMarkersDoc());
   });
 
   it('documents every marker, supported or left out with a reason', () => {

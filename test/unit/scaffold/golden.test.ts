@@ -1,28 +1,17 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { createApi } from '../../../src/scaffold/create-api.ts';
 import { initProject } from '../../../src/scaffold/init.ts';
+import { assertGolden } from '../../helpers/golden.ts';
 import { listFiles, quietIo, snapshot, tempDir } from './helpers.ts';
 
 const GOLDEN_DIR = new URL('../../golden/scaffold/', import.meta.url);
 
-/** Compares with test/golden/scaffold/<name>; UPDATE_GOLDEN=1 rewrites it (review the diff by hand). */
-function assertGolden(name: string, actual: string): void {
-  const path = new URL(name, GOLDEN_DIR);
-  if (process.env.UPDATE_GOLDEN) {
-    mkdirSync(GOLDEN_DIR, { recursive: true });
-    writeFileSync(path, actual);
-    return;
-  }
-  assert.ok(existsSync(path), `golden file ${path.pathname} is missing: run with UPDATE_GOLDEN=1`);
-  assert.equal(
-    actual,
-    readFileSync(path, 'utf8'),
-    `${name} differs from the golden file (UPDATE_GOLDEN=1 to accept)`,
-  );
-}
+/** Compares with test/golden/scaffold/<name> (test/helpers/golden.ts: UPDATE_GOLDEN=1 rewrites it). */
+const assertScaffoldGolden = (name: string, actual: string): void =>
+  assertGolden(fileURLToPath(new URL(name, GOLDEN_DIR)), actual);
 
 function concatenated(files: Map<string, string>): string {
   return [...files].map(([path, content]) => `=== ${path}\n${content}`).join('');
@@ -47,7 +36,7 @@ describe('scaffold golden output: init + create api (Memcached v1alpha1, then v1
   });
 
   it('init writes the kubebuilder-style tree', () => {
-    assertGolden('init-tree.txt', `${listFiles(root).join('\n')}\n`);
+    assertScaffoldGolden('init-tree.txt', `${listFiles(root).join('\n')}\n`);
   });
 
   it('create api adds types, controller, sample, tests and registrations', async () => {
@@ -69,8 +58,8 @@ describe('scaffold golden output: init + create api (Memcached v1alpha1, then v1
       quietIo(),
     );
     assert.equal(second.resource.controller, false, 'a later version of a kind gets no second controller');
-    assertGolden('project-tree.txt', `${listFiles(root).join('\n')}\n`);
-    assertGolden('project-files.txt', concatenated(snapshot(root)));
+    assertScaffoldGolden('project-tree.txt', `${listFiles(root).join('\n')}\n`);
+    assertScaffoldGolden('project-files.txt', concatenated(snapshot(root)));
   });
 
   it('is deterministic: the same inputs give the same bytes', async () => {

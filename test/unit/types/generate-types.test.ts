@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { Writable } from 'node:stream';
@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import { main } from '../../../src/cli/main.ts';
 import { OpGenError } from '../../../src/errors.ts';
 import { generateTypes, renderTypes, toJsonSchema } from '../../../src/generate/types/index.ts';
+import { assertGolden } from '../../helpers/golden.ts';
 
 const repo = join(import.meta.dirname, '..', '..', '..');
 const fixtures = join(repo, 'test', 'fixtures', 'types');
@@ -34,13 +35,7 @@ describe('generate types: golden output of the real-world CRDs', () => {
         'monitoring.coreos.com/v1/servicemonitor.ts',
       ],
     );
-    for (const f of files) {
-      if (process.env['UPDATE_GOLDEN'] === '1') {
-        mkdirSync(join(f.path, '..'), { recursive: true });
-        writeFileSync(f.path, f.content);
-      }
-      assert.equal(f.content, readFileSync(f.path, 'utf8'), `${f.path} differs from the golden file`);
-    }
+    for (const f of files) assertGolden(f.path, f.content);
   });
 
   it('is deterministic: the same output whatever the input order', async () => {

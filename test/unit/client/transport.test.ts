@@ -1,0 +1,105 @@
+import assert from 'node:assert/strict';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { after, before, describe, it } from 'node:test';
+import type { CredentialSource, Credentials } from '../../../src/client/credentials.ts';
+import { Transport } from '../../../src/client/transport.ts';
+
+/**
+ * The transport's credentials and timeouts against a local HTTP server: bearer tokens are re-resolved
+ * once they are older than the source's refreshMs (rotating service-account tokens, exec plugins),
+ * concurrent requests share one refresh, a failed refresh fails the request and is retried by the
+ * next one, and a request the server never answers fails after timeoutMs.
+ */
+describe('Transport: credential refresh, token rotation and request timeout', () => {
+  let server: Server;
+  let base: string;
+  const seen: string[] = [];
+  const hanging: ServerResponse[] = [];
+
+  before(async () => {
+    server = createServer((req: IncomingMessage, res: ServerResponse) => {
+      if (req.url === '/hang') {
+        hanging.push(res);
+        return;
+      }
+      seen.push(String(req.headers.authorization));
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ kind: 'Status', path: req.url }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    for (const res of hanging) res.destroy();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  /** A source whose token number goes up on every resolve; refreshMs can be changed by the test. */
+  function rotatingSource(): CredentialSource & { resolves: number; refresh: number; fail: boolean } {
+    const source = {
+      resolves: 0,
+      refresh: 60_000,
+      fail: false,
+      get refreshMs(): number {
+        return source.refresh;
+      },
+      async resolve(): Promise<Credentials> {
+        await sleep(5);
+        if (source.fail) throw new Error('exec plugin failed');
+        source.resolves++;
+        return { server: base, tls: {}, headers: { authorization: `Bearer token-${source.resolves}` } };
+      },
+    };
+    return source;
+  }
+
+  it('keeps a token while it is fresh, then sends the rotated one', async () => {
+    const source = rotatingSource();
+    const t = await Transport.fromSource(source);
+    seen.length = 0;
+    for (let i = 0; i < 3; i++) await t.request({ method: 'GET', path: `/fresh/${i}` });
+    assert.equal(source.resolves, 1, 'no refresh while the token is fresh');
+    source.refresh = -1; // every token is now stale
+    await t.request({ method: 'GET', path: '/rotated' });
+    assert.deepEqual(seen, ['Bearer token-1', 'Bearer token-1', 'Bearer token-1', 'Bearer token-2']);
+    t.close();
+  });
+
+  it('concurrent requests with a stale token share one refresh', async () => {
+    const source = rotatingSource();
+    const t = await Transport.fromSource(source);
+    source.refresh = -1;
+    seen.length = 0;
+    await Promise.all([1, 2, 3, 4, 5].map((i) => t.request({ method: 'GET', path: `/c/${i}` })));
+    assert.equal(source.resolves, 2, 'the initial resolve and one shared refresh');
+    assert.deepEqual(seen, Array(5).fill('Bearer token-2'));
+    t.close();
+  });
+
+  it('a failed refresh fails the request with its cause; the next request tries again', async () => {
+    const source = rotatingSource();
+    const t = await Transport.fromSource(source);
+    source.refresh = -1;
+    source.fail = true;
+    await assert.rejects(t.request({ method: 'GET', path: '/x' }), /exec plugin failed/);
+    source.fail = false;
+    seen.length = 0;
+    await t.request({ method: 'GET', path: '/y' });
+    assert.deepEqual(seen, ['Bearer token-2']);
+    t.close();
+  });
+
+  it('a request the server never answers fails after timeoutMs, naming the request', async () => {
+    const t = await Transport.fromSource(rotatingSource(), { timeoutMs: 50 });
+    await assert.rejects(
+      t.request({ method: 'GET', path: '/hang' }),
+      /^Error: GET \/hang: timed out after 50 ms$/,
+    );
+    const answered = await t.request<{ path: string }>({ method: 'GET', path: '/after' });
+    assert.equal(answered.path, '/after', 'the transport still works after a timeout');
+    t.close();
+  });
+});
