@@ -90,7 +90,7 @@ const targets = [
       `-X k8s.io/component-base/version.gitMinor=${release.minor.split('.')[1]}`,
       '-X k8s.io/component-base/version.gitTreeState=clean',
     ].join(' '),
-    expected: '~7-15 min cold on 2 cores',
+    expected: '~10 min cold on 2 idle cores, longer on a busy machine',
   },
 ];
 

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { compareCrdGeneration, printCrdComparison } from './crd-compare.ts';
 import { compareRuntimes, printRuntimeComparison } from './runtime-compare.ts';
+import { ENVTEST_K8S_VERSION } from '../../src/testing/binaries.ts';
 import { CONTROLLER_GEN_VERSION, hasGo, ROOT } from './tools.ts';
 
 const { values } = parseArgs({
@@ -63,7 +64,8 @@ writeFileSync(
         go: go.stdout?.trim() || 'missing',
         controllerGen: CONTROLLER_GEN_VERSION,
         controllerRuntime: 'v0.22.5',
-        kubernetes: 'v1.34.3',
+        // The release the control plane ran (OP_GEN_K8S_VERSION, default tools/envtest/versions.json).
+        kubernetes: `v${ENVTEST_K8S_VERSION}`,
       },
       crd,
       runtime,

@@ -1,7 +1,23 @@
 /**
- * Kubernetes APIs that were served once and are removed, with the minor release that removed them
- * (https://kubernetes.io/docs/reference/using-api/deprecation-guide/). A bundle shipping one of
- * them fails to install on that release and later.
+ * Kubernetes APIs that were served once and are removed, with the minor release that removed them. A
+ * bundle shipping one of them fails to install on that release and later. Checked up to v1.37.
+ *
+ * Up to v1.32: Kubernetes' deprecation guide (kubernetes.io/docs/reference/using-api/deprecation-guide/),
+ * whose newest section is v1.32 (flowcontrol.apiserver.k8s.io/v1beta3): no API served by default was
+ * removed in v1.33 to v1.37.
+ *
+ * v1.33 to v1.37: beta APIs that were never served by default (only with kube-apiserver
+ * `--runtime-config`) and have stopped being served, from k8s.io/api v0.37.2's
+ * `APILifecycleRemoved` (zz_generated.prerelease-lifecycle.go) and the CHANGELOGs of v1.35 to v1.37,
+ * confirmed on the real kube-apiserver v1.37.2 with `--runtime-config=api/all=true` (none of them is
+ * served) and v1.35.4 (those removed in v1.37 still are); test/integration/bundle/removed-apis.test.ts
+ * checks this table against the running release. Alpha APIs (e.g. storage.k8s.io/v1alpha1
+ * VolumeAttributesClass, gone in v1.35) are not listed: they can go in any release without deprecation.
+ *
+ * Group versions that came back with new kinds after a removal (admissionregistration.k8s.io/v1beta1:
+ * MutatingAdmissionPolicy; authentication.k8s.io/v1beta1: SelfSubjectReview until v1.33;
+ * certificates.k8s.io/v1beta1: ClusterTrustBundle, PodCertificateRequest; coordination.k8s.io/v1beta1:
+ * LeaseCandidate) list the removed kinds, so the new ones are not reported.
  */
 interface RemovedApi {
   readonly groupVersion: string;
@@ -15,14 +31,30 @@ export const REMOVED_APIS: readonly RemovedApi[] = [
   { groupVersion: 'apiextensions.k8s.io/v1beta1', removedIn: '1.22', use: 'apiextensions.k8s.io/v1' },
   {
     groupVersion: 'admissionregistration.k8s.io/v1beta1',
+    kinds: ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration'],
     removedIn: '1.22',
     use: 'admissionregistration.k8s.io/v1',
   },
   { groupVersion: 'apiregistration.k8s.io/v1beta1', removedIn: '1.22', use: 'apiregistration.k8s.io/v1' },
-  { groupVersion: 'authentication.k8s.io/v1beta1', removedIn: '1.22', use: 'authentication.k8s.io/v1' },
+  {
+    groupVersion: 'authentication.k8s.io/v1beta1',
+    kinds: ['TokenReview'],
+    removedIn: '1.22',
+    use: 'authentication.k8s.io/v1',
+  },
   { groupVersion: 'authorization.k8s.io/v1beta1', removedIn: '1.22', use: 'authorization.k8s.io/v1' },
-  { groupVersion: 'certificates.k8s.io/v1beta1', removedIn: '1.22', use: 'certificates.k8s.io/v1' },
-  { groupVersion: 'coordination.k8s.io/v1beta1', removedIn: '1.22', use: 'coordination.k8s.io/v1' },
+  {
+    groupVersion: 'certificates.k8s.io/v1beta1',
+    kinds: ['CertificateSigningRequest'],
+    removedIn: '1.22',
+    use: 'certificates.k8s.io/v1',
+  },
+  {
+    groupVersion: 'coordination.k8s.io/v1beta1',
+    kinds: ['Lease'],
+    removedIn: '1.22',
+    use: 'coordination.k8s.io/v1',
+  },
   { groupVersion: 'extensions/v1beta1', kinds: ['Ingress'], removedIn: '1.22', use: 'networking.k8s.io/v1' },
   {
     groupVersion: 'networking.k8s.io/v1beta1',
@@ -75,6 +107,31 @@ export const REMOVED_APIS: readonly RemovedApi[] = [
     groupVersion: 'flowcontrol.apiserver.k8s.io/v1beta3',
     removedIn: '1.32',
     use: 'flowcontrol.apiserver.k8s.io/v1',
+  },
+  // Beta, never served by default (see above).
+  {
+    groupVersion: 'authentication.k8s.io/v1beta1',
+    kinds: ['SelfSubjectReview'],
+    removedIn: '1.33',
+    use: 'authentication.k8s.io/v1',
+  },
+  {
+    groupVersion: 'admissionregistration.k8s.io/v1beta1',
+    kinds: ['ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding'],
+    removedIn: '1.34',
+    use: 'admissionregistration.k8s.io/v1',
+  },
+  {
+    groupVersion: 'networking.k8s.io/v1beta1',
+    kinds: ['IPAddress', 'ServiceCIDR'],
+    removedIn: '1.37',
+    use: 'networking.k8s.io/v1',
+  },
+  {
+    groupVersion: 'storage.k8s.io/v1beta1',
+    kinds: ['VolumeAttributesClass'],
+    removedIn: '1.37',
+    use: 'storage.k8s.io/v1',
   },
 ];
 

@@ -6,11 +6,11 @@ import type { JSONSchemaProps } from './schema-types.ts';
  * Structural schemas of Kubernetes' built-in types (fields typed with client-node's V1PodTemplateSpec,
  * V1ResourceRequirements, ...), as controller-gen emits them for the Go types. The source is the
  * OpenAPI v3 served by the real kube-apiserver, extracted by scripts/extract-k8s-schemas.ts into
- * data/k8s-schemas/v1.34.json; $refs are inlined here. Differences from controller-gen, by design of
+ * data/k8s-schemas/v1.37.json; $refs are inlined here. Differences from controller-gen, by design of
  * the source: descriptions are the served text (Go comments with line breaks joined by spaces; the
  * "Possible enum values" appendix is cut), see docs/generate-crd-builtin-types.md.
  */
-export const K8S_SCHEMAS_VERSION = 'v1.34';
+export const K8S_SCHEMAS_VERSION = 'v1.37';
 
 interface SourceSchema {
   type?: string;
@@ -92,17 +92,28 @@ const SPECIAL: Readonly<Record<string, () => JSONSchemaProps>> = {
   }),
 };
 
+/** Validations controller-gen v0.23 reads from Kubernetes' declarative-validation markers (`+k8s:...`). */
+type K8sValidation = Pick<JSONSchemaProps, 'minLength' | 'minimum' | 'maximum' | 'maxItems'>;
+
+/** `+k8s:required` on a string field: controller-gen adds `minLength: 1`. */
+const REQUIRED_STRING: K8sValidation = { minLength: 1 };
+
 /**
- * Where the served OpenAPI of v1.34 lost a Go marker that controller-gen reads: `+structType=atomic`
- * on these types, and `+default=ref(...)` values controller-gen cannot resolve (so it emits none).
+ * Where the served OpenAPI (v1.34 to v1.37) lost a Go marker that controller-gen reads: `+structType=atomic`
+ * on these types, `+default=ref(...)` values controller-gen cannot resolve (so it emits none), and (since
+ * v1.37) the declarative-validation markers `+k8s:required` (on strings), `+k8s:minimum`, `+k8s:maximum`
+ * and `+k8s:maxItems` of k8s.io/api v0.37 (those not gated by `+k8s:alpha`/`+k8s:beta`, which
+ * controller-gen skips too). Every entry must name an existing definition and property
+ * (test/unit/crd/builtin-schemas.test.ts checks).
  */
-const GO_MARKER_FIXES: Readonly<
+export const GO_MARKER_FIXES: Readonly<
   Record<
     string,
     {
       mapType?: 'atomic';
       dropDefaults?: readonly string[];
       itemDescriptions?: Readonly<Record<string, string>>;
+      validations?: Readonly<Record<string, K8sValidation>>;
     }
   >
 > = {
@@ -119,6 +130,35 @@ const GO_MARKER_FIXES: Readonly<
   'io.k8s.api.core.v1.ConfigMapProjection': { mapType: 'atomic' },
   'io.k8s.api.core.v1.SecretProjection': { mapType: 'atomic' },
   'io.k8s.api.core.v1.AzureDiskVolumeSource': { dropDefaults: ['cachingMode', 'kind'] },
+  // Declarative validation (k8s.io/api v0.37.2).
+  'io.k8s.api.core.v1.PodSpec': { validations: { evictionResponders: { maxItems: 10 } } },
+  'io.k8s.api.core.v1.EvictionResponder': {
+    validations: { name: REQUIRED_STRING, priority: { minimum: 0, maximum: 100000 } },
+  },
+  'io.k8s.api.core.v1.VolumeHealthCondition': {
+    validations: { status: REQUIRED_STRING, reason: REQUIRED_STRING },
+  },
+  'io.k8s.api.core.v1.VolumeHealthStatus': { validations: { healthConditions: { maxItems: 16 } } },
+  'io.k8s.api.core.v1.PodVolumeHealth': {
+    validations: { name: REQUIRED_STRING, healthConditions: { maxItems: 16 } },
+  },
+  'io.k8s.api.core.v1.NodePodPreemptionPolicy': {
+    validations: { disableResizePreemption: { maxItems: 20 } },
+  },
+  'io.k8s.api.core.v1.NodeAllocatableResourceClaimStatus': {
+    validations: { resourceClaimName: REQUIRED_STRING },
+  },
+  'io.k8s.api.core.v1.NodeAllocatableMappedResources': { validations: { name: REQUIRED_STRING } },
+  'io.k8s.api.core.v1.NodeAllocatableOverheadResources': { validations: { name: REQUIRED_STRING } },
+  'io.k8s.api.batch.v1.JobSchedulingConfiguration': { validations: { resourceClaims: { maxItems: 4 } } },
+  'io.k8s.api.resource.v1.DeviceCounterConsumption': {
+    validations: { compatibilityGroups: { maxItems: 2 } },
+  },
+  'io.k8s.api.resource.v1.ExactDeviceRequest': { validations: { derivedAttributes: { maxItems: 32 } } },
+  'io.k8s.api.resource.v1.DeviceSubRequest': { validations: { derivedAttributes: { maxItems: 32 } } },
+  'io.k8s.api.resource.v1.DeviceDerivedAttribute': {
+    validations: { name: REQUIRED_STRING, expression: REQUIRED_STRING },
+  },
 };
 
 function cleanDescription(text: string): string {
@@ -195,6 +235,10 @@ function convertDefinition(name: string, stack: readonly string[]): JSONSchemaPr
   for (const [prop, text] of Object.entries(fix?.itemDescriptions ?? {})) {
     const items = out.properties?.[prop]?.items;
     if (items) items.description = text;
+  }
+  for (const [prop, validation] of Object.entries(fix?.validations ?? {})) {
+    const target = out.properties?.[prop];
+    if (target) Object.assign(target, validation);
   }
   return out;
 }

@@ -4,10 +4,12 @@ import {
   ApiextensionsV1Api,
   CoreV1Api,
   CustomObjectsApi,
+  VersionApi,
   type V1CustomResourceDefinition,
 } from '@kubernetes/client-node';
 import {
   controlPlaneSkip,
+  ENVTEST_K8S_VERSION,
   installCrd,
   startControlPlane,
   type ControlPlane,
@@ -58,6 +60,11 @@ describe(
 
     after(async () => {
       await cp.stop();
+    });
+
+    it('runs the selected Kubernetes release (OP_GEN_K8S_VERSION, default tools/envtest/versions.json)', async () => {
+      const version = await cp.kubeConfig.makeApiClient(VersionApi).getCode();
+      assert.equal(version.gitVersion, `v${ENVTEST_K8S_VERSION}`);
     });
 
     it('writes a kubeconfig that points at the server', () => {

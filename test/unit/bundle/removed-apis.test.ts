@@ -15,6 +15,30 @@ describe('removed Kubernetes APIs', () => {
     assert.equal(removedApi('extensions/v1beta1', 'DaemonSet'), undefined, 'only the kinds listed');
   });
 
+  it('knows the beta APIs removed in 1.33 to 1.37 (never served by default)', () => {
+    assert.equal(removedApi('authentication.k8s.io/v1beta1', 'SelfSubjectReview')?.removedIn, '1.33');
+    assert.equal(
+      removedApi('admissionregistration.k8s.io/v1beta1', 'ValidatingAdmissionPolicy')?.removedIn,
+      '1.34',
+    );
+    assert.equal(removedApi('networking.k8s.io/v1beta1', 'ServiceCIDR')?.removedIn, '1.37');
+    assert.equal(removedApi('networking.k8s.io/v1beta1', 'IPAddress')?.use, 'networking.k8s.io/v1');
+    assert.equal(removedApi('storage.k8s.io/v1beta1', 'VolumeAttributesClass')?.removedIn, '1.37');
+  });
+
+  it('does not report kinds that came back in a group version removed before', () => {
+    assert.equal(removedApi('admissionregistration.k8s.io/v1beta1', 'MutatingAdmissionPolicy'), undefined);
+    assert.equal(
+      removedApi('admissionregistration.k8s.io/v1beta1', 'ValidatingWebhookConfiguration')?.removedIn,
+      '1.22',
+    );
+    assert.equal(removedApi('certificates.k8s.io/v1beta1', 'ClusterTrustBundle'), undefined);
+    assert.equal(removedApi('certificates.k8s.io/v1beta1', 'CertificateSigningRequest')?.removedIn, '1.22');
+    assert.equal(removedApi('coordination.k8s.io/v1beta1', 'LeaseCandidate'), undefined);
+    assert.equal(removedApi('coordination.k8s.io/v1beta1', 'Lease')?.removedIn, '1.22');
+    assert.equal(removedApi('authentication.k8s.io/v1beta1', 'TokenReview')?.removedIn, '1.22');
+  });
+
   it('compares Kubernetes versions by minor', () => {
     assert.equal(atOrAfter('1.25.0', '1.25'), true);
     assert.equal(atOrAfter('v1.30', '1.25'), true);

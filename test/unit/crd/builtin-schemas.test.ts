@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { parse } from 'yaml';
-import { builtinSchemaFor, clientNodeNames } from '../../../src/generate/crd/builtin-schemas.ts';
+import {
+  builtinSchemaFor,
+  clientNodeNames,
+  GO_MARKER_FIXES,
+  K8S_SCHEMAS_VERSION,
+} from '../../../src/generate/crd/builtin-schemas.ts';
 import type { JSONSchemaProps } from '../../../src/generate/crd/schema-types.ts';
 
 /**
@@ -88,5 +93,35 @@ describe('builtinSchemaFor: Kubernetes types as controller-gen emits them', () =
     const a = builtinSchemaFor('V1LocalObjectReference')!;
     a.description = 'changed';
     assert.notEqual(builtinSchemaFor('V1LocalObjectReference')!.description, 'changed');
+  });
+
+  it('every Go marker fix names a definition and properties of the schema data (none rots silently)', () => {
+    const data = JSON.parse(
+      readFileSync(new URL(`../../../data/k8s-schemas/${K8S_SCHEMAS_VERSION}.json`, import.meta.url), 'utf8'),
+    ) as { definitions: Record<string, { properties?: Record<string, unknown> }> };
+    const problems: string[] = [];
+    for (const [name, fix] of Object.entries(GO_MARKER_FIXES)) {
+      const def = data.definitions[name];
+      if (!def) {
+        problems.push(`${name}: no such definition`);
+        continue;
+      }
+      const props = [
+        ...(fix.dropDefaults ?? []),
+        ...Object.keys(fix.itemDescriptions ?? {}),
+        ...Object.keys(fix.validations ?? {}),
+      ];
+      for (const prop of props)
+        if (!def.properties?.[prop]) problems.push(`${name}.${prop}: no such property`);
+    }
+    assert.deepEqual(problems, []);
+  });
+
+  it("applies the declarative-validation markers the served OpenAPI lacks (controller-gen's +k8s: markers)", () => {
+    const responders = builtinSchemaFor('V1PodSpec')?.properties?.evictionResponders;
+    assert.equal(responders?.maxItems, 10);
+    assert.equal(responders?.items?.properties?.name?.minLength, 1);
+    assert.equal(responders?.items?.properties?.priority?.minimum, 0);
+    assert.equal(responders?.items?.properties?.priority?.maximum, 100000);
   });
 });

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { generateCrds } from '../../../src/generate/crd/index.ts';
 
 const FIXTURE = new URL('../../fixtures/crd/', import.meta.url).pathname;
+/** op-gen's CRD for test/fixtures/crd/api-k8s: the Kubernetes types as op-gen embeds them (review diffs by hand). */
+const GOLDEN = new URL('../../golden/crd-k8s/op-gen/', import.meta.url).pathname;
 
 /**
  * Fields typed with @kubernetes/client-node models: the walker replaces client-node's declarations by
@@ -26,5 +28,23 @@ describe('Kubernetes built-in types as field types', () => {
     assert.equal(schema?.properties?.tolerations?.items?.type, 'object');
     assert.ok(schema?.properties?.resources?.properties?.limits);
     assert.equal(schema?.properties?.affinity?.type, 'object', 'namespace imports work too');
+  });
+
+  it('equals the golden test/golden/crd-k8s/op-gen/ (UPDATE_GOLDEN=1 rewrites it)', () => {
+    // Changes of this golden come from data/k8s-schemas/: a new Kubernetes minor changes it only where
+    // Kubernetes changed the embedded types.
+    const names = readdirSync(out).sort();
+    assert.deepEqual(names, ['apps.example.com_apps.yaml']);
+    if (process.env.UPDATE_GOLDEN) {
+      mkdirSync(GOLDEN, { recursive: true });
+      for (const name of names) writeFileSync(join(GOLDEN, name), readFileSync(join(out, name)));
+    }
+    for (const name of names) {
+      assert.equal(
+        readFileSync(join(out, name), 'utf8'),
+        readFileSync(join(GOLDEN, name), 'utf8'),
+        `${name} differs`,
+      );
+    }
   });
 });
