@@ -4,6 +4,7 @@
  */
 import { AdmissionDenied, fieldErrorMessage, ValidationError } from './field.ts';
 import { createPatch, type JsonValue } from './json-patch.ts';
+import { ownObject } from './request-copy.ts';
 import type {
   AdmissionContext,
   AdmissionHandler,
@@ -87,11 +88,6 @@ export function fromError(req: AdmissionRequest, obj: unknown, err: unknown): Ad
 
 const warningsOf = (w: Warnings): readonly string[] => (Array.isArray(w) ? (w as readonly string[]) : []);
 
-/** The request's object as plain JSON the handler may change (its own copy). */
-function copy(value: unknown): JsonValue {
-  return structuredClone(value) as JsonValue;
-}
-
 /** Serves a Defaulter: CREATE and UPDATE are defaulted; anything else is allowed unchanged. */
 export function defaultingHandler<T>(defaulter: Defaulter<T>): AdmissionHandler {
   return async (ctx: AdmissionContext): Promise<AdmissionResponse> => {
@@ -102,15 +98,13 @@ export function defaultingHandler<T>(defaulter: Defaulter<T>): AdmissionHandler 
         reason: 'BadRequest',
       });
     const original = req.object as JsonValue;
-    const obj = copy(original);
+    const obj = ownObject(req);
     try {
       await defaulter.default(ctx, obj as T);
     } catch (err) {
       return fromError(req, original, err);
     }
-    // A JSON round trip drops undefined-valued keys and serializes what JSON would (Dates, ...).
-    const changed = JSON.parse(JSON.stringify(obj)) as JsonValue;
-    const patch = createPatch(original, changed);
+    const patch = createPatch(original, obj as JsonValue);
     if (patch.length === 0) return allowed(req.uid);
     return {
       uid: req.uid,
@@ -125,8 +119,9 @@ export function defaultingHandler<T>(defaulter: Defaulter<T>): AdmissionHandler 
 export function validatingHandler<T>(validator: Validator<T>): AdmissionHandler {
   return async (ctx: AdmissionContext): Promise<AdmissionResponse> => {
     const req = ctx.request;
+    // The request's objects are the validator's own: nothing else reads them after it.
     const objectOf = (v: unknown): JsonValue | undefined =>
-      v !== null && typeof v === 'object' ? copy(v) : undefined;
+      v !== null && typeof v === 'object' ? (v as JsonValue) : undefined;
     const missing = (what: string): AdmissionResponse =>
       denied(req.uid, 400, `the ${req.operation} request has no ${what}`, { reason: 'BadRequest' });
     const obj = objectOf(req.object);

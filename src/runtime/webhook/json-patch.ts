@@ -20,29 +20,58 @@ function isObject(v: JsonValue): v is { [key: string]: JsonValue } {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function diff(from: JsonValue, to: JsonValue, path: string, out: PatchOperation[]): void {
-  if (from === to) return;
-  if (isObject(from) && isObject(to)) {
-    for (const key of Object.keys(from)) {
-      if (!Object.hasOwn(to, key)) out.push({ op: 'remove', path: `${path}/${escapePointerToken(key)}` });
-    }
-    for (const key of Object.keys(to)) {
-      const p = `${path}/${escapePointerToken(key)}`;
-      if (!Object.hasOwn(from, key)) out.push({ op: 'add', path: p, value: to[key]! });
-      else diff(from[key]!, to[key]!, p, out);
-    }
-    return;
-  }
-  if (Array.isArray(from) && Array.isArray(to) && from.length === to.length) {
-    for (let i = 0; i < from.length; i++) diff(from[i]!, to[i]!, `${path}/${i}`, out);
-    return;
-  }
-  if (typeof from === 'number' && typeof to === 'number' && Object.is(from, to)) return;
-  out.push({ op: 'replace', path, value: to });
+/** A plain object (not an array, not a Date or other class instance with toJSON). */
+function isPlain(v: unknown): v is { [key: string]: JsonValue } {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v) as unknown;
+  return proto === Object.prototype || proto === null;
 }
 
-/** The operations that turn `from` into `to` (both plain JSON). */
-export function createPatch(from: JsonValue, to: JsonValue): PatchOperation[] {
+/** What JSON.stringify would make of a value the handler set (Dates, undefined in arrays, ...). */
+function asJson(v: unknown): JsonValue {
+  if (v === null || typeof v === 'string' || typeof v === 'boolean') return v;
+  if (typeof v === 'number') return Number.isFinite(v) ? v : null;
+  return JSON.parse(JSON.stringify(v) ?? 'null') as JsonValue;
+}
+
+/** A key whose value is undefined (or a function) is absent, as in JSON. */
+const present = (v: unknown): boolean => v !== undefined && typeof v !== 'function' && typeof v !== 'symbol';
+
+function diff(from: JsonValue, to: unknown, path: string, out: PatchOperation[]): void {
+  if (from === to) return;
+  if (isObject(from) && isPlain(to)) {
+    for (const key of Object.keys(from)) {
+      if (!Object.hasOwn(to, key) || !present(to[key]))
+        out.push({ op: 'remove', path: `${path}/${escapePointerToken(key)}` });
+    }
+    for (const key of Object.keys(to)) {
+      const value = to[key];
+      if (!present(value)) continue;
+      const p = `${path}/${escapePointerToken(key)}`;
+      if (!Object.hasOwn(from, key)) out.push({ op: 'add', path: p, value: asJson(value) });
+      else diff(from[key]!, value, p, out);
+    }
+    return;
+  }
+  if (Array.isArray(from) && Array.isArray(to) && from.length === to.length && to.every(present)) {
+    for (let i = 0; i < from.length; i++) diff(from[i]!, to[i] as unknown, `${path}/${i}`, out);
+    return;
+  }
+  const value = asJson(to);
+  if (
+    typeof value !== 'object' || value === null
+      ? value === from
+      : JSON.stringify(value) === JSON.stringify(from)
+  )
+    return;
+  out.push({ op: 'replace', path, value });
+}
+
+/**
+ * The operations that turn `from` (plain JSON) into `to` as JSON.stringify would write it: keys set
+ * to undefined are absent, a Date becomes its ISO string.
+ */
+export function createPatch(from: JsonValue, to: unknown): PatchOperation[] {
   const out: PatchOperation[] = [];
   diff(from, to, '', out);
   return out;

@@ -16,6 +16,7 @@ import { close, type ServingCertificate } from '../servers.ts';
 import { CERT_FILE, CertificateDir, KEY_FILE, selfSignedCertificate } from '../serving-cert.ts';
 import { denied } from './admission.ts';
 import { ConversionWebhook, groupKindOf, reviewConversion } from './conversion.ts';
+import { provideCopy } from './request-copy.ts';
 import { WebhookMetrics } from './metrics.ts';
 import { CONVERSION_PATH } from './paths.ts';
 import type {
@@ -170,6 +171,9 @@ export class WebhookServer {
     const server = createServer({ cert: tls.cert, key: tls.key }, (req, res) => this.serve(req, res));
     // Large lists convert in one review; the API server's own timeout bounds a call.
     server.requestTimeout = 0;
+    // Longer than the API server's idle-connection timeout (Go's 90 s): the client closes an idle
+    // connection first, so a request never races the server closing it (connection reset by peer).
+    server.keepAliveTimeout = 120_000;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(this.options.port ?? 9443, this.options.host || undefined, () => {
@@ -232,11 +236,11 @@ export class WebhookServer {
       return;
     }
     const started = performance.now();
-    const labels = { webhook: path };
+    const labels = this.labelsOf(path);
     this.metrics.inFlight.add(labels, 1);
     const finish = (status: number): void => {
       this.metrics.inFlight.add(labels, -1);
-      this.metrics.requests.inc({ webhook: path, code: String(status) });
+      this.metrics.requests.inc(this.labelsOf(path, status));
       this.metrics.latency.observe(labels, (performance.now() - started) / 1000);
     };
     this.handle(req, path, route)
@@ -256,6 +260,21 @@ export class WebhookServer {
       });
   }
 
+  private readonly labels = new Map<string, Readonly<Record<string, string>>>();
+
+  /** Frozen label sets, one per path (and code), which the registry renders once. */
+  private labelsOf(path: string, code?: number): Readonly<Record<string, string>> {
+    const key = code === undefined ? path : `${path} ${code}`;
+    let labels = this.labels.get(key);
+    if (!labels) {
+      const fresh: Record<string, string> = { webhook: path };
+      if (code !== undefined) fresh.code = String(code);
+      labels = Object.freeze(fresh);
+      this.labels.set(key, labels);
+    }
+    return labels;
+  }
+
   private async handle(req: IncomingMessage, path: string, route: Route): Promise<Reply> {
     if (req.method !== 'POST') throw new HttpError(405, `${req.method} is not allowed; webhooks take POST`);
     const contentType = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
@@ -265,9 +284,10 @@ export class WebhookServer {
       route.type === 'admission'
         ? (this.options.maxAdmissionBytes ?? 7 * 1024 * 1024)
         : (this.options.maxConversionBytes ?? 64 * 1024 * 1024);
-    const review = parseJson(await readBody(req, limit));
+    const text = await readBody(req, limit);
+    const review = parseJson(text);
     return route.type === 'admission'
-      ? { status: 200, body: await this.admit(review, path, route.handler) }
+      ? { status: 200, body: await this.admit(review, text, path, route.handler) }
       : { status: 200, body: await this.convert(review) };
   }
 
@@ -292,7 +312,12 @@ export class WebhookServer {
     }
   }
 
-  private async admit(review: unknown, path: string, handler: AdmissionHandler): Promise<unknown> {
+  private async admit(
+    review: unknown,
+    text: string,
+    path: string,
+    handler: AdmissionHandler,
+  ): Promise<unknown> {
     checkReview(review, ADMISSION_API_VERSION, 'AdmissionReview', 'admissionReviewVersions: [v1]');
     const request = review.request;
     if (!isObject(request)) throw new HttpError(400, 'the AdmissionReview has no request');
@@ -301,7 +326,10 @@ export class WebhookServer {
     if (!isObject(request.kind) || typeof request.operation !== 'string')
       throw new HttpError(400, 'the AdmissionReview request has no kind or operation');
     const req = request as unknown as AdmissionRequest;
-    const log = this.log.child({ webhook: path, uid: req.uid });
+    provideCopy(req, () => (JSON.parse(text) as { request: AdmissionRequest }).request);
+    let childLog: Logger | undefined;
+    const parentLog = this.log;
+    const logOf = (): Logger => (childLog ??= parentLog.child({ webhook: path, uid: req.uid }));
     const response = await this.withTimeout(
       `the webhook handler on ${path}`,
       async (signal) => {
@@ -316,13 +344,15 @@ export class WebhookServer {
           ...(req.namespace ? { namespace: req.namespace } : {}),
           ...(req.name ? { name: req.name } : {}),
           signal,
-          log,
+          get log() {
+            return logOf();
+          },
           request: req,
         };
         try {
           return await handler(ctx);
         } catch (err) {
-          log.error('webhook handler failed', { error: err });
+          logOf().error('webhook handler failed', { error: err });
           return denied(
             req.uid,
             500,
@@ -334,7 +364,7 @@ export class WebhookServer {
         }
       },
       () => {
-        log.error('webhook handler timed out');
+        logOf().error('webhook handler timed out');
         return denied(req.uid, 500, `the webhook handler on ${path} did not answer in time`, {
           reason: 'Timeout',
         });
@@ -342,7 +372,7 @@ export class WebhookServer {
     );
     const answer: AdmissionResponse = { ...response, uid: req.uid };
     if (!answer.allowed && (answer.status?.code ?? 0) >= 500)
-      log.error('admission request refused with an internal error', { message: answer.status?.message });
+      logOf().error('admission request refused with an internal error', { message: answer.status?.message });
     return { apiVersion: ADMISSION_API_VERSION, kind: 'AdmissionReview', response: answer };
   }
 
@@ -384,16 +414,16 @@ function checkReview(
     );
 }
 
-function parseJson(body: Buffer): unknown {
+function parseJson(body: string): unknown {
   if (body.length === 0) throw new HttpError(400, 'the request body is empty');
   try {
-    return JSON.parse(body.toString('utf8'));
+    return JSON.parse(body);
   } catch (err) {
     throw new HttpError(400, `the request body is not JSON: ${(err as Error).message}`);
   }
 }
 
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+function readBody(req: IncomingMessage, limit: number): Promise<string> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit)
     return Promise.reject(
@@ -417,7 +447,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     req.on('end', () => {
       if (!done) {
         done = true;
-        resolve(Buffer.concat(chunks));
+        resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'));
       }
     });
     req.on('error', (err) => {

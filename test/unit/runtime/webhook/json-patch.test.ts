@@ -85,6 +85,17 @@ describe('createPatch', () => {
       { op: 'replace', path: '/l', value: [1, 2, 3] },
     ]);
   });
+  it('writes what JSON would: undefined keys are absent, a Date is its ISO string', () => {
+    const at = new Date(Date.UTC(2026, 0, 2, 3, 4, 5));
+    assert.deepEqual(createPatch({ a: 1, b: 2 }, { a: undefined, b: 2, c: undefined, d: at }), [
+      { op: 'remove', path: '/a' },
+      { op: 'add', path: '/d', value: '2026-01-02T03:04:05.000Z' },
+    ]);
+    assert.deepEqual(createPatch({ d: '2026-01-02T03:04:05.000Z' }, { d: at }), []);
+    assert.deepEqual(createPatch({ l: [1] }, { l: [undefined] }), [
+      { op: 'replace', path: '/l', value: [null] },
+    ]);
+  });
   it('applying the patch gives the target, for 2,000 random document pairs', () => {
     for (let seed = 1; seed <= 2000; seed++) {
       const r = rng(seed);
