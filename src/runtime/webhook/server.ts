@@ -333,22 +333,7 @@ export class WebhookServer {
     const response = await this.withTimeout(
       `the webhook handler on ${path}`,
       async (signal) => {
-        const ctx: AdmissionContext = {
-          operation: req.operation,
-          dryRun: req.dryRun === true,
-          userInfo: req.userInfo ?? {},
-          uid: req.uid,
-          kind: req.kind,
-          resource: req.resource,
-          ...(req.subResource ? { subResource: req.subResource } : {}),
-          ...(req.namespace ? { namespace: req.namespace } : {}),
-          ...(req.name ? { name: req.name } : {}),
-          signal,
-          get log() {
-            return logOf();
-          },
-          request: req,
-        };
+        const ctx = new RequestContext(req, signal, logOf);
         try {
           return await handler(ctx);
         } catch (err) {
@@ -397,6 +382,41 @@ export class WebhookServer {
     if (response.result.status === 'Failure')
       this.log.error('conversion failed', { uid: req.uid, message: response.result.message });
     return { apiVersion: CONVERSION_API_VERSION, kind: 'ConversionReview', response };
+  }
+}
+
+/** The AdmissionContext of one request (a class: one shape for every request, the logger made on use). */
+class RequestContext implements AdmissionContext {
+  readonly operation: AdmissionRequest['operation'];
+  readonly dryRun: boolean;
+  readonly userInfo: AdmissionRequest['userInfo'];
+  readonly uid: string;
+  readonly kind: AdmissionRequest['kind'];
+  readonly resource: AdmissionRequest['resource'];
+  readonly subResource: string | undefined;
+  readonly namespace: string | undefined;
+  readonly name: string | undefined;
+  readonly signal: AbortSignal;
+  readonly request: AdmissionRequest;
+  private readonly logOf: () => Logger;
+
+  constructor(req: AdmissionRequest, signal: AbortSignal, logOf: () => Logger) {
+    this.operation = req.operation;
+    this.dryRun = req.dryRun === true;
+    this.userInfo = req.userInfo ?? {};
+    this.uid = req.uid;
+    this.kind = req.kind;
+    this.resource = req.resource;
+    this.subResource = req.subResource || undefined;
+    this.namespace = req.namespace || undefined;
+    this.name = req.name || undefined;
+    this.signal = signal;
+    this.request = req;
+    this.logOf = logOf;
+  }
+
+  get log(): Logger {
+    return this.logOf();
   }
 }
 
