@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, existsSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import { Manager } from '../../../../src/runtime/manager.ts';
 import { Registry } from '../../../../src/runtime/metrics.ts';
 import { spoke } from '../../../../src/runtime/webhook/builder.ts';
 import {
+  DEFAULT_WEBHOOK_CERT_DIR,
   WebhookServer,
   WEBHOOK_PROBE_MESSAGE,
   WEBHOOK_PROBE_PATH,
@@ -438,6 +439,33 @@ function httpGet(port: number, path: string): Promise<{ status: number; body: st
     req.end();
   });
 }
+
+describe('WebhookServer without a certificate directory', () => {
+  it('serves a self-signed certificate and warns that it is for local development', async (t) => {
+    if (existsSync(join(DEFAULT_WEBHOOK_CERT_DIR, 'tls.crt'))) {
+      t.skip(`${DEFAULT_WEBHOOK_CERT_DIR} holds a certificate on this machine`);
+      return;
+    }
+    const lines: string[] = [];
+    const server = new WebhookServer(
+      { host: '127.0.0.1', port: 0 },
+      { logger: createLogger({ write: (l) => lines.push(l) }) },
+    );
+    await server.start();
+    try {
+      assert.ok(server.certificate);
+      const warning = lines
+        .map((l) => JSON.parse(l) as { level: string; msg: string })
+        .find((l) => l.level === 'warn');
+      assert.match(
+        warning?.msg ?? '',
+        /self-signed certificate, which no API server trusts \(local development only/,
+      );
+    } finally {
+      await server.stop();
+    }
+  });
+});
 
 describe('Manager webhooks', () => {
   it('runs the webhook server for registered webhooks and reports it in /readyz', async () => {
