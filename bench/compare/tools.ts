@@ -41,6 +41,20 @@ export function goOperator(): string | undefined {
   return bin;
 }
 
+/** The controller-runtime webhook server of `bench:webhook` (bench/compare/go-webhook), built on first use. */
+export function goWebhook(): string | undefined {
+  const bin = join(cacheBin, 'op-gen-bench-go-webhook');
+  if (existsSync(bin)) return bin;
+  if (!hasGo()) return undefined;
+  console.log('building the controller-runtime bench webhook server ...');
+  const r = spawnSync('go', ['build', '-o', bin, '.'], {
+    cwd: join(ROOT, 'bench/compare/go-webhook'),
+    stdio: 'inherit',
+  });
+  if (r.status !== 0) throw new Error('building the controller-runtime bench webhook server failed');
+  return bin;
+}
+
 export interface Measured {
   readonly wallMs: number;
   readonly peakRssMb: number;

@@ -4,7 +4,22 @@
  */
 type Labels = Readonly<Record<string, string>>;
 
+/** Rendered keys of frozen label sets (callers on hot paths reuse one frozen object per series). */
+const frozenKeys = new WeakMap<Labels, string>();
+
 function labelKey(labels: Labels): string {
+  if (Object.isFrozen(labels)) {
+    let key = frozenKeys.get(labels);
+    if (key === undefined) {
+      key = renderLabels(labels);
+      frozenKeys.set(labels, key);
+    }
+    return key;
+  }
+  return renderLabels(labels);
+}
+
+function renderLabels(labels: Labels): string {
   return Object.keys(labels)
     .sort()
     .map(
