@@ -5,6 +5,7 @@ import { generateClientCommand } from './generate-client.ts';
 import { generateCrdCommand } from './generate-crd.ts';
 import { generateRbacCommand } from './generate-rbac.ts';
 import { generateTypesCommand } from './generate-types.ts';
+import { generateWebhookCommand } from './generate-webhook.ts';
 import { initCommand } from './init.ts';
 
 /** Top-level commands (`op-gen <name>`). */
@@ -16,4 +17,5 @@ export const generateCommands: readonly CommandModule[] = [
   generateRbacCommand,
   generateClientCommand,
   generateTypesCommand,
+  generateWebhookCommand,
 ];
