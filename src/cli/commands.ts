@@ -1,6 +1,7 @@
 import { bundleCommand } from './bundle.ts';
 import type { CommandModule } from './command-module.ts';
 import { createApiCommand } from './create-api.ts';
+import { createWebhookCommand } from './create-webhook.ts';
 import { generateClientCommand } from './generate-client.ts';
 import { generateCrdCommand } from './generate-crd.ts';
 import { generateRbacCommand } from './generate-rbac.ts';
@@ -9,7 +10,12 @@ import { generateWebhookCommand } from './generate-webhook.ts';
 import { initCommand } from './init.ts';
 
 /** Top-level commands (`op-gen <name>`). */
-export const topLevelCommands: readonly CommandModule[] = [initCommand, createApiCommand, bundleCommand];
+export const topLevelCommands: readonly CommandModule[] = [
+  initCommand,
+  createApiCommand,
+  createWebhookCommand,
+  bundleCommand,
+];
 
 /** Subcommands of `op-gen generate`. */
 export const generateCommands: readonly CommandModule[] = [
