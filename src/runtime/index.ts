@@ -67,3 +67,4 @@ export {
 } from './metrics-auth.ts';
 export { labelMatcher, parseLabelSelector, type LabelSelector } from './label-selector.ts';
 export * from '../client/index.ts';
+export * from './webhook/index.ts';

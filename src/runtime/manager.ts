@@ -25,6 +25,8 @@ import {
   type ServingCertificate,
 } from './servers.ts';
 import { CertificateDir, selfSignedCertificate } from './serving-cert.ts';
+import { WebhookBuilder } from './webhook/builder.ts';
+import { WebhookServer, type WebhookServerOptions } from './webhook/server.ts';
 
 export interface ManagerOptions {
   /**
@@ -76,6 +78,11 @@ export interface ManagerOptions {
   readonly fieldManager?: string;
   /** Observes every API answer (e.g. to count 403s in an RBAC test). */
   readonly onResponse?: ResponseObserver;
+  /**
+   * The webhook server, run when webhooks are registered (`webhookFor`): port (default 9443), host,
+   * certDir (`tls.crt`, `tls.key`; the scaffold's `--webhook-cert-dir`), limits and timeout.
+   */
+  readonly webhook?: WebhookServerOptions;
 }
 
 /**
@@ -103,10 +110,11 @@ export class Manager implements BuilderHost {
   private stoppedResolve: () => void = () => {};
   private stoppedReject: (err: Error) => void = () => {};
   private signalHandler: (() => void) | undefined;
+  private webhooks: WebhookServer | undefined;
   /** Resolves once caches are synced and workers run (after leadership, when enabled). */
   readonly ready: Promise<void>;
   /** Ports the servers bound (useful with port 0). */
-  readonly ports: { metrics?: number; health?: number } = {};
+  readonly ports: { metrics?: number; health?: number; webhook?: number } = {};
   /** With `metricsSecure`: the certificate (PEM) the metrics server presents, e.g. to pin in a test. */
   metricsCertificate: string | undefined;
 
@@ -170,6 +178,35 @@ export class Manager implements BuilderHost {
   register(controller: Controller<unknown>): void {
     this.controllers.push(controller);
     if (this.started) controller.start();
+  }
+
+  /**
+   * Starts declaring the webhooks of a kind (defaulting, validation, conversion with this kind as the
+   * hub): `mgr.webhookFor(CronJob).withDefaulter(d).withValidator(v).complete()`. Before start().
+   */
+  webhookFor<T>(kind: Kind<T>): WebhookBuilder<T> {
+    if (this.started || this.stopping)
+      throw new Error('webhooks must be registered before the manager starts');
+    const server = this.webhookServer;
+    return new WebhookBuilder<T>(
+      {
+        registerAdmission: (path, handler, describe) => server.registerAdmission(path, handler, describe),
+        conversionFor: (hub) => server.conversionFor(hub),
+      },
+      kind,
+    );
+  }
+
+  /**
+   * The webhook server (made on first use), e.g. to serve a raw AdmissionHandler with
+   * `registerAdmission(path, handler)`. It runs when anything is registered on it.
+   */
+  get webhookServer(): WebhookServer {
+    this.webhooks ??= new WebhookServer(this.options.webhook ?? {}, {
+      logger: this.log,
+      registry: this.metrics.registry,
+    });
+    return this.webhooks;
   }
 
   /** Makes the cache watch a kind even if no controller does (for ctx.client reads). */
@@ -238,6 +275,13 @@ export class Manager implements BuilderHost {
   }
 
   private async startServers(): Promise<void> {
+    const webhooks = this.webhooks;
+    if (webhooks?.hasHandlers) {
+      // Not ready until the webhook server answers: the API server would fail calls meanwhile.
+      this.readyChecks.set('webhook', () => webhooks.serving);
+      await webhooks.start();
+      this.ports.webhook = webhooks.port;
+    }
     const secure = this.options.metricsSecure === true;
     const metrics = parseBindAddress(this.options.metricsBindAddress ?? (secure ? ':8443' : ':8080'));
     if (metrics) {
@@ -305,7 +349,7 @@ export class Manager implements BuilderHost {
       await this.cache.stop();
       await this.elector?.release();
       this.certificateDir?.stop();
-      await Promise.all(this.servers.map((s) => close(s)));
+      await Promise.all([...this.servers.map((s) => close(s)), this.webhooks?.stop()]);
       this.transport.close();
       this.log.info('manager stopped');
       this.stoppedResolve();

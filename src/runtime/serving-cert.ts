@@ -67,6 +67,8 @@ export interface CertificateDirOptions {
   readonly logger?: Logger;
   /** How often to look for a renewed certificate. Default 10 s. */
   readonly pollMs?: number;
+  /** Which server the certificate is for, in messages. Default `metrics`. */
+  readonly purpose?: string;
 }
 
 /**
@@ -83,6 +85,7 @@ export class CertificateDir {
   private readonly clock: Clock;
   private readonly logger: Logger | undefined;
   private readonly pollMs: number;
+  private readonly purpose: string;
   private timer: TimerHandle | undefined;
   private stopped = false;
   private rejected: ServingCertificate | undefined;
@@ -95,6 +98,7 @@ export class CertificateDir {
     this.clock = options.clock ?? realClock;
     this.logger = options.logger;
     this.pollMs = options.pollMs ?? 10_000;
+    this.purpose = options.purpose ?? 'metrics';
   }
 
   private async read(): Promise<ServingCertificate> {
@@ -105,7 +109,7 @@ export class CertificateDir {
       };
     } catch (err) {
       throw new Error(
-        `metrics certificate directory ${this.dir}: cannot read ${CERT_FILE} and ${KEY_FILE}: ${(err as Error).message}`,
+        `${this.purpose} certificate directory ${this.dir}: cannot read ${CERT_FILE} and ${KEY_FILE}: ${(err as Error).message}`,
         { cause: err },
       );
     }
@@ -114,7 +118,7 @@ export class CertificateDir {
   /** Reads the pair; throws when a file is missing or the pair is not usable. */
   async load(): Promise<ServingCertificate> {
     const pair = await this.read();
-    validate(pair, `metrics certificate directory ${this.dir}`);
+    validate(pair, `${this.purpose} certificate directory ${this.dir}`);
     this.current = pair;
     return pair;
   }
@@ -127,22 +131,25 @@ export class CertificateDir {
       // A pair already found unusable is reported once, not on every look.
       if (pair.cert === this.rejected?.cert && pair.key === this.rejected.key) return false;
       try {
-        validate(pair, `metrics certificate directory ${this.dir}`);
+        validate(pair, `${this.purpose} certificate directory ${this.dir}`);
       } catch (err) {
         this.rejected = pair;
         throw err;
       }
       this.current = pair;
       onChange(pair);
-      this.logger?.info('reloaded the metrics serving certificate', {
+      this.logger?.info(`reloaded the ${this.purpose} serving certificate`, {
         dir: this.dir,
         validTo: new X509Certificate(pair.cert).validTo,
       });
       return true;
     } catch (err) {
-      this.logger?.error('could not reload the metrics serving certificate; keeping the previous one', {
-        error: err,
-      });
+      this.logger?.error(
+        `could not reload the ${this.purpose} serving certificate; keeping the previous one`,
+        {
+          error: err,
+        },
+      );
       return false;
     }
   }
