@@ -218,6 +218,32 @@ describe('op-gen create webhook', () => {
     assert.ok(objects.some((o) => o.kind === 'Certificate' && o.metadata.name === 'demo-serving-cert'));
   });
 
+  it('the project bundles with its webhookdefinitions and passes bundle validate', async () => {
+    await ok(
+      root,
+      'bundle',
+      '--version',
+      '0.1.0',
+      '--channels',
+      'alpha',
+      '--created-at',
+      '2026-01-01T00:00:00Z',
+    );
+    const csv = parse(
+      readFileSync(join(root, 'bundle/manifests/demo.clusterserviceversion.yaml'), 'utf8'),
+    ) as Doc;
+    assert.deepEqual(
+      csv.spec.webhookdefinitions.map((d: Doc) => `${d.type} ${d.generateName} ${d.webhookPath}`),
+      [
+        'ConversionWebhook cmemcacheds.kb.io /convert',
+        'MutatingAdmissionWebhook mmemcached-v1.kb.io /mutate-cache-example-com-v1-memcached',
+        'ValidatingAdmissionWebhook vmemcached-v1.kb.io /validate-cache-example-com-v1-memcached',
+      ],
+    );
+    const r = await run(root, 'bundle', 'validate', 'bundle');
+    assert.equal(r.code, 0, r.out + r.err);
+  });
+
   it('the generated handlers type-check and their tests pass', () => {
     writeFileSync(
       join(root, 'tsconfig.check.json'),
