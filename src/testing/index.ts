@@ -8,3 +8,11 @@ export {
 export { controlPlaneOrSkip, controlPlaneSkip } from './availability.ts';
 export type { ServiceAccountConfigOptions } from './service-account.ts';
 export { installCrd } from './install-crd.ts';
+export {
+  installWebhooks,
+  rewriteClientConfig,
+  type WebhookInstallOptions,
+  type WebhookEnvironment,
+  type WebhookConfiguration,
+} from './install-webhooks.ts';
+export { makeWebhookCertificates, type WebhookCertificates } from './webhook-certs.ts';

@@ -1,0 +1,284 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { extname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { parseAllDocuments } from 'yaml';
+import { isNotFound } from '../client/api-error.ts';
+import { defineKind } from '../client/kind.ts';
+import { ResourceClient, type ObjectLike } from '../client/resource-client.ts';
+import { Transport } from '../client/transport.ts';
+import { WEBHOOK_PROBE_MESSAGE, WEBHOOK_PROBE_PATH } from '../runtime/webhook/server.ts';
+import { freePort } from './free-port.ts';
+import { installCrd } from './install-crd.ts';
+import { makeWebhookCertificates } from './webhook-certs.ts';
+
+export interface WebhookInstallOptions {
+  /**
+   * Files or directories (their `.yaml`, `.yml` and `.json` files, not recursive) holding
+   * Mutating/ValidatingWebhookConfigurations, e.g. `config/webhook/manifests.yaml`. Other objects in
+   * them are ignored.
+   */
+  readonly paths?: readonly string[];
+  /** More configurations, as YAML text (one or more documents) or objects. */
+  readonly manifests?: readonly (string | object)[];
+  /**
+   * CRDs (YAML text or objects) to create with their conversion webhook pointed at the server; a CRD
+   * whose `spec.conversion.strategy` is not `Webhook` is created unchanged.
+   */
+  readonly crds?: readonly (string | object)[];
+  /** Where the webhook server listens; the certificate is made for it. Default 127.0.0.1. */
+  readonly host?: string;
+  /** Default: a free port. */
+  readonly port?: number;
+}
+
+/** What the webhook server of the test needs, and how to wait for and remove the configuration. */
+export interface WebhookEnvironment {
+  readonly host: string;
+  readonly port: number;
+  /** `tls.crt` and `tls.key` signed by `caCert`. */
+  readonly certDir: string;
+  /** The test CA (PEM), in every configuration's `caBundle`. */
+  readonly caCert: string;
+  /** `{ host, port, certDir }`: pass as `ManagerOptions.webhook` (or to a `WebhookServer`). */
+  readonly serverOptions: { readonly host: string; readonly port: number; readonly certDir: string };
+  /** The configurations installed, as rewritten (probes left out). */
+  readonly configurations: readonly WebhookConfiguration[];
+  /**
+   * Resolves once the API server calls the webhook server for mutating and validating admission
+   * (a probe configuration is answered by the server's probe path); rejects after `timeoutMs`
+   * (default 30 s) with what the API server last said.
+   */
+  waitForWebhooks(options?: { readonly timeoutMs?: number }): Promise<void>;
+  /** Deletes the configurations (and probes) installed. CRDs stay. */
+  uninstall(): Promise<void>;
+}
+
+interface ClientConfig {
+  url?: string;
+  caBundle?: string;
+  service?: { name?: string; namespace?: string; path?: string; port?: number };
+}
+
+export interface WebhookConfiguration extends ObjectLike {
+  apiVersion: 'admissionregistration.k8s.io/v1';
+  kind: 'MutatingWebhookConfiguration' | 'ValidatingWebhookConfiguration';
+  webhooks?: { name: string; clientConfig?: ClientConfig; [key: string]: unknown }[];
+}
+
+const CONFIG_KINDS = ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration'] as const;
+
+const kindFor = (kind: (typeof CONFIG_KINDS)[number]) =>
+  defineKind<WebhookConfiguration>({
+    group: 'admissionregistration.k8s.io',
+    version: 'v1',
+    kind,
+    plural: `${kind.toLowerCase()}s`,
+    namespaced: false,
+  });
+
+const PROBE_LABEL = 'op-gen.io/webhook-probe';
+
+function documentsOf(input: string | object, where: string): unknown[] {
+  if (typeof input !== 'string') return [input];
+  return parseAllDocuments(input).map((d, i) => {
+    if (d.errors.length) throw new Error(`${where} (document ${i + 1}): ${d.errors[0]!.message}`);
+    return d.toJS() as unknown;
+  });
+}
+
+function filesOf(path: string): string[] {
+  if (!statSync(path).isDirectory()) return [path];
+  return readdirSync(path)
+    .filter((f) => ['.yaml', '.yml', '.json'].includes(extname(f)))
+    .sort()
+    .map((f) => join(path, f));
+}
+
+function isConfiguration(doc: unknown): doc is WebhookConfiguration {
+  const d = doc as { apiVersion?: unknown; kind?: unknown } | null;
+  return (
+    d !== null &&
+    typeof d === 'object' &&
+    typeof d.apiVersion === 'string' &&
+    d.apiVersion.startsWith('admissionregistration.k8s.io/') &&
+    (CONFIG_KINDS as readonly unknown[]).includes(d.kind)
+  );
+}
+
+/** Points a service client config at `https://host:port/<path>` with the CA bundle (envtest's rewrite). */
+export function rewriteClientConfig(
+  config: ClientConfig | undefined,
+  base: string,
+  caBundle: string,
+): ClientConfig {
+  const c = config ?? {};
+  if (c.service) {
+    const path = c.service.path ?? '/';
+    return { url: `${base}${path.startsWith('/') ? path : `/${path}`}`, caBundle };
+  }
+  return { ...c, caBundle };
+}
+
+/**
+ * op-gen/testing's WebhookInstallOptions: makes a test CA and a serving certificate for
+ * `host` (127.0.0.1), rewrites every webhook's `clientConfig.service` (configurations and CRD
+ * conversion) to `url: https://<host>:<port><path>` with that CA, and installs them on the control
+ * plane. Start the webhook server with `serverOptions`, then `await waitForWebhooks()`.
+ */
+export async function installWebhooks(
+  target: Transport | KubeConfig,
+  options: WebhookInstallOptions = {},
+): Promise<WebhookEnvironment> {
+  const host = options.host ?? '127.0.0.1';
+  const port = options.port ?? (await freePort());
+  const certs = await makeWebhookCertificates(host);
+  const caBundle = Buffer.from(certs.caCert).toString('base64');
+  const base = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+  const docs: unknown[] = [];
+  for (const path of options.paths ?? [])
+    for (const file of filesOf(path)) docs.push(...documentsOf(readFileSync(file, 'utf8'), file));
+  for (const [i, m] of (options.manifests ?? []).entries()) docs.push(...documentsOf(m, `manifests[${i}]`));
+  const configurations = docs.filter(isConfiguration).map((c) => ({
+    ...structuredClone(c),
+    webhooks: (c.webhooks ?? []).map((w) => ({
+      ...structuredClone(w),
+      clientConfig: rewriteClientConfig(w.clientConfig, base, caBundle),
+    })),
+  }));
+
+  const suffix = Math.random().toString(36).slice(2, 8);
+  const probe = (kind: (typeof CONFIG_KINDS)[number], value: string): WebhookConfiguration => ({
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind,
+    metadata: { name: `op-gen-webhook-probe-${value}-${suffix}` },
+    webhooks: [
+      {
+        name: `${value}.probe.webhook.op-gen.io`,
+        clientConfig: { url: `${base}${WEBHOOK_PROBE_PATH}`, caBundle },
+        rules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] }],
+        objectSelector: { matchLabels: { [PROBE_LABEL]: value } },
+        failurePolicy: 'Fail',
+        sideEffects: 'None',
+        admissionReviewVersions: ['v1'],
+        timeoutSeconds: 5,
+      },
+    ],
+  });
+  // After the configurations under test: once the API server sees a probe, it sees those too.
+  const probes = [
+    probe('MutatingWebhookConfiguration', 'mutating'),
+    probe('ValidatingWebhookConfiguration', 'validating'),
+  ];
+
+  const transport = target instanceof Transport ? target : await Transport.fromKubeConfig(target);
+  const owned = transport !== target;
+  const clients = {
+    MutatingWebhookConfiguration: new ResourceClient(transport, kindFor('MutatingWebhookConfiguration')),
+    ValidatingWebhookConfiguration: new ResourceClient(transport, kindFor('ValidatingWebhookConfiguration')),
+  };
+  const installed: WebhookConfiguration[] = [];
+  try {
+    for (const crd of options.crds ?? []) {
+      for (const doc of documentsOf(crd, 'crds'))
+        await installCrd(transport, rewriteCrd(doc, base, caBundle));
+    }
+    for (const c of [...configurations, ...probes]) {
+      await clients[c.kind].create(c);
+      installed.push(c);
+    }
+  } catch (err) {
+    if (owned) transport.close();
+    throw err;
+  }
+
+  const configMaps = new ResourceClient(
+    transport,
+    defineKind<ObjectLike>({
+      group: '',
+      version: 'v1',
+      kind: 'ConfigMap',
+      plural: 'configmaps',
+      namespaced: true,
+    }),
+  );
+  return {
+    host,
+    port,
+    certDir: certs.certDir,
+    caCert: certs.caCert,
+    serverOptions: { host, port, certDir: certs.certDir },
+    configurations,
+    async waitForWebhooks({ timeoutMs = 30_000 } = {}) {
+      const deadline = Date.now() + timeoutMs;
+      let last: string;
+      for (const value of ['mutating', 'validating']) {
+        for (;;) {
+          try {
+            await configMaps.create(
+              {
+                apiVersion: 'v1',
+                kind: 'ConfigMap',
+                metadata: {
+                  generateName: 'op-gen-webhook-probe-',
+                  namespace: 'default',
+                  labels: { [PROBE_LABEL]: value },
+                },
+              },
+              { dryRun: 'All' },
+            );
+            last = `the ${value} probe was not called yet`;
+          } catch (err) {
+            last = (err as Error).message;
+            if (last.includes(WEBHOOK_PROBE_MESSAGE)) break;
+          }
+          if (Date.now() > deadline)
+            throw new Error(
+              `waitForWebhooks: the API server did not call the webhook server at ${base}: ${last}`,
+            );
+          await sleep(100);
+        }
+      }
+    },
+    async uninstall() {
+      try {
+        for (const c of installed) {
+          try {
+            await clients[c.kind].delete({ name: c.metadata?.name ?? '' });
+          } catch (err) {
+            if (!isNotFound(err)) throw err;
+          }
+        }
+      } finally {
+        if (owned) transport.close();
+      }
+    },
+  };
+}
+
+interface CrdJson {
+  spec?: {
+    conversion?: {
+      strategy?: string;
+      webhook?: { clientConfig?: ClientConfig; conversionReviewVersions?: string[] };
+    };
+  };
+}
+
+function rewriteCrd(doc: unknown, base: string, caBundle: string): object {
+  const crd = structuredClone(doc) as CrdJson;
+  const conversion = crd.spec?.conversion;
+  if (conversion?.strategy === 'Webhook') {
+    conversion.webhook = {
+      conversionReviewVersions: ['v1'],
+      ...conversion.webhook,
+      clientConfig: rewriteClientConfig(
+        conversion.webhook?.clientConfig ?? { service: { path: '/convert' } },
+        base,
+        caBundle,
+      ),
+    };
+  }
+  return crd as object;
+}
