@@ -209,6 +209,7 @@ describe('op-gen create webhook', () => {
     const deployment = objects.find((o) => o.kind === 'Deployment');
     const container = deployment?.spec.template.spec.containers[0];
     assert.ok(container.ports.some((p: Doc) => p.containerPort === 9443));
+    assert.ok(container.args.includes('--webhook-cert-dir=/tmp/k8s-webhook-server/serving-certs'));
     assert.deepEqual(container.volumeMounts, [
       { mountPath: '/tmp/k8s-webhook-server/serving-certs', name: 'webhook-certs', readOnly: true },
     ]);
