@@ -9,6 +9,7 @@ import type { Located, Manifest } from './manifests.ts';
 import { isDnsSubdomain, isSemver, isSemverRange } from './semver.ts';
 import { applyLabels } from './kustomize-labels.ts';
 import { managerRbac, supportingManifests } from './supporting.ts';
+import { webhookDefinitions } from './webhooks.ts';
 
 export interface BundleOptions {
   readonly version: string;
@@ -160,6 +161,14 @@ export function buildBundle(
   deploymentSpec.template.spec.containers = deploymentSpec.template.spec.containers.map((c, i) =>
     i === 0 ? { ...c, image } : c,
   );
+  const deploymentName = `${inputs.namePrefix}${deployment.metadata?.name ?? 'controller-manager'}`;
+  const podLabels =
+    (deploymentSpec.template as { metadata?: { labels?: Record<string, string> } }).metadata?.labels ?? {};
+  const webhooks = webhookDefinitions(
+    inputs.webhooks,
+    [{ name: deploymentName, podLabels }],
+    inputs.namePrefix,
+  );
   const createdAt = options.createdAt ?? new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
   const annotations: Record<string, string> = {
     ...(base.metadata?.annotations ?? {}),
@@ -191,7 +200,7 @@ export function buildBundle(
         spec: {
           deployments: [
             {
-              name: `${inputs.namePrefix}${deployment.metadata?.name ?? 'controller-manager'}`,
+              name: deploymentName,
               ...(deployment.metadata?.labels ? { label: deployment.metadata.labels } : {}),
               spec: deploymentSpec,
             },
@@ -208,6 +217,9 @@ export function buildBundle(
       version: options.version,
       ...(options.replaces ? { replaces: options.replaces } : {}),
       ...(options.skips?.length ? { skips: [...options.skips] } : {}),
+      ...(webhooks.definitions.length > 0
+        ? { webhookdefinitions: webhooks.definitions.map((d) => sortKeysDeep(d)) }
+        : {}),
     },
   };
   const bundleAnnotations: Record<string, string> = {
@@ -266,8 +278,9 @@ export function buildBundle(
     { path: join(out, 'tests', 'scorecard', 'config.yaml'), content: toYaml(sortKeysDeep(scorecard)) },
     { path: join(cwd, 'bundle.Dockerfile'), content: dockerfile },
   ].sort((a, b) => a.path.localeCompare(b.path));
-  const warnings = supporting.skipped.map(
-    (s) => `${s}: OLM does not install this kind from a bundle; left out`,
-  );
+  const warnings = [
+    ...supporting.skipped.map((s) => `${s}: OLM does not install this kind from a bundle; left out`),
+    ...webhooks.warnings,
+  ];
   return { files, warnings };
 }

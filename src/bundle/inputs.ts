@@ -4,6 +4,7 @@ import { OpGenError } from '../errors.ts';
 import { labelRules, type LabelRule } from './kustomize-labels.ts';
 import { requireProjectFile, type ProjectFile } from '../shared/project-file.ts';
 import { readKustomizedDir, readYamlDir, readYamlFile, type Located, type Manifest } from './manifests.ts';
+import { readWebhookInputs, type WebhookInputs } from './webhooks.ts';
 
 export interface PolicyRule {
   apiGroups?: string[];
@@ -53,6 +54,8 @@ export interface BundleInputs {
   readonly namePrefix: string;
   /** config/default's `labels`/`commonLabels`, applied as kustomize would. */
   readonly labels: readonly LabelRule[];
+  /** config/webhook (when config/default lists it) and the CRD conversion patches of config/crd. */
+  readonly webhooks: WebhookInputs;
 }
 
 const REQUIRED_BASE_FIELDS = [
@@ -127,5 +130,6 @@ export function readBundleInputs(cwd: string): BundleInputs {
     samples: readKustomizedDir(join(cwd, 'config', 'samples'), cwd),
     namePrefix: defaults?.namePrefix ?? '',
     labels: labelRules(defaults),
+    webhooks: readWebhookInputs(cwd, defaults?.resources),
   };
 }

@@ -6,6 +6,7 @@ import { readYamlDir, readYamlFile, type Manifest } from './manifests.ts';
 import { atOrAfter, removedApi } from './removed-apis.ts';
 import { isDnsSubdomain, isSemver, isSemverRange } from './semver.ts';
 import { SUPPORTED_KINDS } from './supported-kinds.ts';
+import { checkWebhookDefinitions, type WebhookDefinition } from './validate-webhooks.ts';
 
 export type Severity = 'error' | 'warning';
 
@@ -73,9 +74,11 @@ interface CsvSpec {
   maintainers?: { name?: string; email?: string }[];
   minKubeVersion?: string;
   links?: { name?: string; url?: string }[];
+  webhookdefinitions?: WebhookDefinition[];
   install?: {
     spec?: {
       deployments?: {
+        name?: string;
         spec?: { template?: { spec?: { containers?: { resources?: { requests?: object } }[] } } };
       }[];
     };
@@ -214,6 +217,26 @@ export function validateBundle(dir: string, options: ValidateOptions = {}): Find
     if (!owned.some((o) => o.name === n) && !required.has(n))
       error('bundle-crd-owned', `${c.file}: CRD ${n} is neither owned nor required by the CSV`);
   }
+
+  checkWebhookDefinitions(
+    {
+      file: csvFile.file,
+      definitions: spec.webhookdefinitions ?? [],
+      installModes: modes,
+      deploymentNames: (spec.install?.spec?.deployments ?? []).flatMap((d) => (d.name ? [d.name] : [])),
+      ownedCrds: owned.flatMap((o) => (o.name ? [o.name] : [])),
+      crds: new Map(
+        crds.map((c) => [
+          c.object.metadata?.name ?? '',
+          {
+            preserveUnknownFields: (c.object.spec as { preserveUnknownFields?: boolean })
+              .preserveUnknownFields,
+          },
+        ]),
+      ),
+    },
+    error,
+  );
 
   const annotationsFile = join(dir, 'metadata', 'annotations.yaml');
   if (!existsSync(annotationsFile)) {

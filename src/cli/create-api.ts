@@ -21,19 +21,25 @@ const GENERATORS = ['crd', 'rbac', 'client'];
  * The `generate` subcommands registered in this op-gen: each runs in a fresh program, as
  * `op-gen --cwd <root> generate <name>` would.
  */
-export function availableGenerators(command: Command, io: CommandIo): Generator[] {
+export function availableGenerators(
+  command: Command,
+  io: CommandIo,
+  names: readonly string[] = GENERATORS,
+): Generator[] {
   let root = command;
   while (root.parent) root = root.parent;
   const registered = new Set(
     root.commands.find((c) => c.name() === 'generate')?.commands.map((c) => c.name()),
   );
-  return GENERATORS.filter((name) => registered.has(name)).map((name) => ({
-    name,
-    run: async (projectRoot: string) => {
-      const { createProgram } = await import('./program.ts');
-      await createProgram(io).parseAsync(['--cwd', projectRoot, 'generate', name], { from: 'user' });
-    },
-  }));
+  return names
+    .filter((name) => registered.has(name))
+    .map((name) => ({
+      name,
+      run: async (projectRoot: string) => {
+        const { createProgram } = await import('./program.ts');
+        await createProgram(io).parseAsync(['--cwd', projectRoot, 'generate', name], { from: 'user' });
+      },
+    }));
 }
 
 /** `op-gen create api`: a new kind (types, controller, sample, test) in an op-gen project. */

@@ -1,5 +1,6 @@
 import { crdMarkerSpecs } from './crd.ts';
 import { renderMarkerTable } from './docs.ts';
+import { webhookMarkerSpecs } from './webhook.ts';
 
 /** docs/markers.md, generated from the CRD marker registry (test/unit/markers/docs.test.ts keeps it fresh). */
 export function renderCrdMarkersDoc(): string {
@@ -40,5 +41,21 @@ export function renderCrdMarkersDoc(): string {
     '## controller-gen markers left out',
     '',
     renderMarkerTable(leftOut).replace(/^[\s\S]*### Left out\n\n/, ''),
+    '## Webhook markers (`op-gen generate webhook`, registry: src/markers/webhook.ts)',
+    '',
+    'On a webhook handler class or in any doc comment of a source file under `src/` (`op-gen create webhook`',
+    "writes them); controller-gen's arguments, separated by spaces instead of commas, a JSON `patch` without",
+    'backticks. See [generate-webhook.md](generate-webhook.md).',
+    '',
+    '```ts',
+    '/**',
+    ' * @webhook path=/validate-cache-example-com-v1-memcached mutating=false failurePolicy=fail sideEffects=None',
+    ' *   groups=cache.example.com resources=memcacheds verbs=create;update versions=v1',
+    ' *   name=vmemcached-v1.kb.io admissionReviewVersions=v1',
+    ' */',
+    'export class MemcachedCustomValidator implements Validator<Memcached> { ... }',
+    '```',
+    '',
+    renderMarkerTable(webhookMarkerSpecs),
   ].join('\n');
 }

@@ -14,6 +14,17 @@ export interface ProjectResource {
   readonly plural: string;
   readonly namespaced: boolean;
   readonly controller: boolean;
+  /** Webhooks `op-gen create webhook` scaffolded for this kind (recorded on the hub version's entry). */
+  readonly webhooks?: ProjectWebhooks;
+}
+
+/** kubebuilder's PROJECT `webhooks` entry: which handlers a kind has; conversion names its spokes. */
+export interface ProjectWebhooks {
+  readonly defaulting?: boolean;
+  readonly validation?: boolean;
+  readonly conversion?: boolean;
+  /** The versions converted to and from this (hub) version. */
+  readonly spokes?: readonly string[];
 }
 
 export interface ProjectFile {

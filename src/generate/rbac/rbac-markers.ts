@@ -6,7 +6,7 @@ import type { RawTag } from '../../markers/types.ts';
 import type { RbacRule } from './rule.ts';
 
 /** Every JSDoc block (`/** ... *\/`) of a source file, found through the parser (so never inside strings). */
-function jsDocComments(sourceFile: ts.SourceFile): ts.CommentRange[] {
+export function jsDocComments(sourceFile: ts.SourceFile): ts.CommentRange[] {
   const text = sourceFile.text;
   const seen = new Map<number, ts.CommentRange>();
   // Comments on the same line as the token before them count as that token's trailing comments.

@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import { renderCrdMarkersDoc } from '../../../src/markers/crd-docs.ts';
 import { crdMarkerSpecs } from '../../../src/markers/crd.ts';
 import { assertGolden } from '../../helpers/golden.ts';
+import { webhookMarkerSpecs } from '../../../src/markers/webhook.ts';
 
 const DOC = new URL('../../../docs/markers.md', import.meta.url);
 
@@ -14,7 +15,7 @@ describe('docs/markers.md', () => {
 
   it('documents every marker, supported or left out with a reason', () => {
     const doc = renderCrdMarkersDoc();
-    for (const spec of crdMarkerSpecs) {
+    for (const spec of [...crdMarkerSpecs, ...webhookMarkerSpecs]) {
       if (spec.unsupported) assert.ok(doc.includes(spec.unsupported.replace(/\|/g, '\\|')), spec.name);
       else assert.ok(doc.includes(`\`@${spec.name}\``), spec.name);
       assert.ok(spec.unsupported || spec.help.length > 0, `${spec.name} has help text`);

@@ -1,0 +1,334 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join, posix, relative, resolve } from 'node:path';
+import { isMap, isSeq, parseDocument } from 'yaml';
+import { OpGenError, UsageError } from '../errors.ts';
+import { writeFilesAtomically, type OutputFile } from '../shared/atomic-write.ts';
+import {
+  apiGroup,
+  PROJECT_FILE,
+  renderProjectFile,
+  requireProjectFile,
+  type ProjectFile,
+  type ProjectResource,
+  type ProjectWebhooks,
+} from '../shared/project-file.ts';
+import { projectHeader } from './boilerplate.ts';
+import type { Generator } from './create-api.ts';
+import { addKustomizeResource, insertAboveMarker } from './edits.ts';
+import type { ScaffoldIo } from './init.ts';
+import { camelCase, kebabCase } from './names.ts';
+import { renderTemplateSet, type RenderedFile } from './render.ts';
+
+export interface CreateWebhookOptions {
+  /** The project root (holds op-gen.yaml). */
+  readonly dir: string;
+  readonly group?: string;
+  readonly version?: string;
+  readonly kind?: string;
+  readonly defaulting?: boolean;
+  readonly validation?: boolean;
+  readonly conversion?: boolean;
+  /** With `conversion`: the versions converted to and from `version` (the hub). */
+  readonly spokes?: readonly string[];
+  /** Overwrite handlers that exist already. */
+  readonly force?: boolean;
+  readonly skipGenerate?: boolean;
+}
+
+export interface CreateWebhookIo extends ScaffoldIo {
+  /** The generators to run afterwards (`generate webhook`). */
+  readonly generators?: readonly Generator[];
+}
+
+export interface CreateWebhookResult {
+  readonly resource: ProjectResource;
+  /** Files created or changed, relative to the project root, sorted. */
+  readonly files: readonly string[];
+  readonly generated: readonly string[];
+}
+
+export const WEBHOOKS_INDEX = 'src/webhooks/index.ts';
+const IMPORTS_MARKER = 'op-gen:scaffold:imports';
+const WEBHOOKS_MARKER = 'op-gen:scaffold:webhooks';
+const MAIN = 'src/main.ts';
+const DEFAULT_KUSTOMIZATION = 'config/default/kustomization.yaml';
+const MANAGER_PATCH = 'manager_webhook_patch.yaml';
+const PACKAGE_JSON = 'package.json';
+
+/** controller-runtime's admission paths (op-gen/runtime's webhookPath gives the same). */
+export function admissionPath(
+  type: 'mutate' | 'validate',
+  group: string,
+  version: string,
+  kind: string,
+): string {
+  return `/${type}-${group.replaceAll('.', '-')}-${version}-${kind.toLowerCase()}`;
+}
+
+function readText(root: string, path: string): string {
+  const full = join(root, path);
+  if (!existsSync(full)) {
+    throw new OpGenError(
+      `${full} is missing: \`op-gen create webhook\` adds entries to it. Restore it from a freshly scaffolded project, then run the command again.`,
+    );
+  }
+  return readFileSync(full, 'utf8');
+}
+
+/** A module specifier from the folder of `from` to `to` (both relative to the project root). */
+function importPath(from: string, to: string): string {
+  const rel = posix.relative(posix.dirname(from), to);
+  return rel.startsWith('.') ? rel : `./${rel}`;
+}
+
+/** main.ts registers the webhooks after the controllers. */
+function registerInMain(text: string, file: string): string {
+  if (text.includes("from './webhooks/index.ts'")) return text;
+  const lines = text.split('\n');
+  const importAt = lines.findIndex((l) => l.includes("from './controllers/index.ts'"));
+  const callAt = lines.findIndex((l) => l.trim() === 'registerControllers(mgr);');
+  if (importAt < 0 || callAt < 0) {
+    throw new OpGenError(
+      `${file}: cannot find \`import { registerControllers } from './controllers/index.ts'\` and \`registerControllers(mgr);\`, ` +
+        "after which op-gen registers the webhooks. Add `import { registerWebhooks } from './webhooks/index.ts';` and " +
+        '`registerWebhooks(mgr);` yourself, then run the command again.',
+    );
+  }
+  const indent = /^\s*/.exec(lines[callAt] ?? '')?.[0] ?? '';
+  lines.splice(callAt + 1, 0, `${indent}registerWebhooks(mgr);`);
+  lines.splice(importAt + 1, 0, "import { registerWebhooks } from './webhooks/index.ts';");
+  return lines.join('\n');
+}
+
+/** config/default deploys config/webhook and config/certmanager and patches the manager for the webhook server. */
+function enableInDefault(text: string, file: string): string {
+  let out = addKustomizeResource(text, '../webhook', file);
+  out = addKustomizeResource(out, '../certmanager', file);
+  const doc = parseDocument(out);
+  const patches = doc.get('patches', true);
+  const entry = { path: MANAGER_PATCH, target: { kind: 'Deployment' } };
+  if (patches === undefined || patches === null) {
+    doc.set('patches', doc.createNode([entry]));
+  } else if (isSeq(patches)) {
+    if (patches.items.some((p) => isMap(p) && p.get('path') === MANAGER_PATCH)) return out;
+    patches.flow = false;
+    patches.add(doc.createNode(entry));
+  } else {
+    throw new OpGenError(`${file}: \`patches\` must be a list. Fix it, then run the command again.`);
+  }
+  return doc.toString({ lineWidth: 0, indent: 2, indentSeq: true });
+}
+
+/** `npm run generate` runs `op-gen generate webhook` too. */
+function withGenerateWebhook(text: string, file: string): string {
+  let pkg: { scripts?: Record<string, string> };
+  try {
+    pkg = JSON.parse(text) as typeof pkg;
+  } catch (err) {
+    throw new OpGenError(
+      `${file}: not valid JSON (${(err as Error).message}). Fix it, then run the command again.`,
+    );
+  }
+  const script = pkg.scripts?.generate;
+  if (script === undefined || script.includes('generate webhook')) return text;
+  pkg.scripts = { ...pkg.scripts, generate: `${script} && op-gen generate webhook` };
+  return `${JSON.stringify(pkg, null, 2)}\n`;
+}
+
+function requireFlags(options: CreateWebhookOptions): void {
+  if (!options.group || !options.version || !options.kind) {
+    throw new UsageError(
+      'create webhook needs --group, --version and --kind (of a kind `op-gen create api` added).',
+    );
+  }
+  if (!options.defaulting && !options.validation && !options.conversion) {
+    throw new UsageError(
+      'create webhook needs at least one of --defaulting, --programmatic-validation, --conversion: which webhook to scaffold?',
+    );
+  }
+  if (options.conversion && (options.spokes ?? []).length === 0) {
+    throw new UsageError(
+      '--conversion needs --spoke <version>[,<version>]: the versions converted to and from --version (the hub).',
+    );
+  }
+  if (!options.conversion && (options.spokes ?? []).length > 0) {
+    throw new UsageError('--spoke goes with --conversion.');
+  }
+}
+
+/**
+ * `op-gen create webhook`: typed handlers under src/webhooks/ with a unit test each, registered in
+ * src/main.ts (through src/webhooks/index.ts), recorded in op-gen.yaml, config/default switched to
+ * deploy config/webhook and config/certmanager; every file at once, then `generate webhook`.
+ */
+export async function createWebhook(
+  options: CreateWebhookOptions,
+  io: CreateWebhookIo,
+): Promise<CreateWebhookResult> {
+  requireFlags(options);
+  const root = resolve(options.dir);
+  const project = requireProjectFile(root);
+  const group = options.group ?? '';
+  const version = options.version ?? '';
+  const kind = options.kind ?? '';
+  const fullGroup = apiGroup(project, group);
+  const versions = project.resources.filter((r) => r.group === group && r.kind === kind);
+  const resource = versions.find((r) => r.version === version);
+  if (!resource) {
+    const known = project.resources.map((r) => `${r.kind} ${apiGroup(project, r.group)}/${r.version}`);
+    throw new OpGenError(
+      `unknown kind: ${kind} ${fullGroup}/${version} is not a resource of ${PROJECT_FILE}` +
+        `${known.length > 0 ? ` (it has ${known.join(', ')})` : ''}. Add it with \`op-gen create api\` first.`,
+    );
+  }
+  const spokes = [...new Set(options.spokes ?? [])];
+  if (options.conversion) {
+    if (versions.length < 2) {
+      throw new OpGenError(
+        `${kind} has one version (${version}); conversion needs two. Add another with \`op-gen create api --group ${group} --version <v> --kind ${kind}\` first.`,
+      );
+    }
+    for (const s of spokes) {
+      if (s === version)
+        throw new UsageError(`--spoke ${s} is the hub (--version); list the other versions.`);
+      if (!versions.some((r) => r.version === s)) {
+        throw new OpGenError(
+          `--spoke ${s}: ${kind} has no version ${s} (it has ${versions.map((r) => r.version).join(', ')}).`,
+        );
+      }
+    }
+    const otherHub = versions.find((r) => r.version !== version && r.webhooks?.conversion);
+    if (otherHub) {
+      throw new OpGenError(
+        `${kind} already converts through ${otherHub.version} (its hub, in ${PROJECT_FILE}); a kind has one hub. Run with --version ${otherHub.version}.`,
+      );
+    }
+  }
+  const had: ProjectWebhooks = resource.webhooks ?? {};
+  const kindFile = kebabCase(kind);
+  const apiFile = `${project.apiDir}/${group}/${version}/${kindFile}.ts`;
+  const webhookFile = `src/webhooks/${group}/${version}/${kindFile}.webhook.ts`;
+  const conversionFile = `src/webhooks/${group}/${version}/${kindFile}.conversion.ts`;
+  const admission = Boolean(options.defaulting || options.validation);
+  const exists: string[] = [];
+  if (admission && (had.defaulting || had.validation || existsSync(join(root, webhookFile))))
+    exists.push(
+      `${webhookFile} (${[had.defaulting && 'defaulting', had.validation && 'validation'].filter(Boolean).join(', ') || 'exists'})`,
+    );
+  if (options.conversion && (had.conversion || existsSync(join(root, conversionFile))))
+    exists.push(`${conversionFile} (conversion)`);
+  if (exists.length > 0 && !options.force) {
+    throw new OpGenError(
+      `${kind} ${fullGroup}/${version} already has a webhook: ${exists.join('; ')}. Pass --force to write it again (your changes to the file are replaced).`,
+    );
+  }
+
+  // Defaulting and validation share one file: asking for one keeps the other if the kind has it.
+  const defaulting = Boolean(options.defaulting || (admission && had.defaulting));
+  const validation = Boolean(options.validation || (admission && had.validation));
+  const testDir = `test/unit/webhooks/${group}/${version}`;
+  const context = {
+    header: projectHeader(root),
+    group,
+    version,
+    kind,
+    kindFile,
+    kindLower: kind.toLowerCase(),
+    kindCamel: camelCase(kind),
+    fullGroup,
+    plural: resource.plural,
+    namespaced: resource.namespaced,
+    defaulting,
+    validation,
+    mutatePath: admissionPath('mutate', fullGroup, version, kind),
+    validatePath: admissionPath('validate', fullGroup, version, kind),
+    apiImport: importPath(webhookFile, apiFile),
+    apiImportFromTest: importPath(`${testDir}/x.ts`, apiFile),
+    webhookImportFromTest: importPath(`${testDir}/x.ts`, webhookFile),
+    conversionImportFromTest: importPath(`${testDir}/x.ts`, conversionFile),
+    spokes: spokes.map((s) => ({
+      version: s,
+      Version: s.charAt(0).toUpperCase() + s.slice(1),
+      apiImport: importPath(conversionFile, `${project.apiDir}/${group}/${s}/${kindFile}.ts`),
+    })),
+  };
+
+  const created: RenderedFile[] = [];
+  if (admission) created.push(...renderTemplateSet('create-webhook/admission', context));
+  if (options.conversion) created.push(...renderTemplateSet('create-webhook/conversion', context));
+  const edited: RenderedFile[] = [];
+  const indexExists = existsSync(join(root, WEBHOOKS_INDEX));
+  let index = indexExists
+    ? readText(root, WEBHOOKS_INDEX)
+    : (renderTemplateSet('create-webhook/index', context)[0]?.content ?? '');
+  const setups = [
+    ...(admission ? [{ name: `setup${kind}Webhook`, file: webhookFile }] : []),
+    ...(options.conversion ? [{ name: `setup${kind}Conversion`, file: conversionFile }] : []),
+  ];
+  for (const s of setups) {
+    index = insertAboveMarker(
+      index,
+      IMPORTS_MARKER,
+      `import { ${s.name} } from '${importPath(WEBHOOKS_INDEX, s.file).replace(/^(?!\.)/, './')}';`,
+      join(root, WEBHOOKS_INDEX),
+    );
+    index = insertAboveMarker(index, WEBHOOKS_MARKER, `${s.name},`, join(root, WEBHOOKS_INDEX));
+  }
+  edited.push({ path: WEBHOOKS_INDEX, content: index });
+  edited.push({ path: MAIN, content: registerInMain(readText(root, MAIN), join(root, MAIN)) });
+  edited.push({
+    path: DEFAULT_KUSTOMIZATION,
+    content: enableInDefault(readText(root, DEFAULT_KUSTOMIZATION), join(root, DEFAULT_KUSTOMIZATION)),
+  });
+  if (!existsSync(join(root, 'config', 'default', MANAGER_PATCH))) {
+    created.push(...renderTemplateSet('create-webhook/config', context));
+  }
+  if (existsSync(join(root, PACKAGE_JSON))) {
+    edited.push({
+      path: PACKAGE_JSON,
+      content: withGenerateWebhook(readText(root, PACKAGE_JSON), join(root, PACKAGE_JSON)),
+    });
+  }
+  const webhooks: ProjectWebhooks = {
+    ...(defaulting || had.defaulting ? { defaulting: true } : {}),
+    ...(validation || had.validation ? { validation: true } : {}),
+    ...(options.conversion || had.conversion ? { conversion: true } : {}),
+    ...(options.conversion ? { spokes } : had.spokes ? { spokes: had.spokes } : {}),
+  };
+  const updated: ProjectFile = {
+    ...project,
+    resources: project.resources.map((r) => (r === resource ? { ...r, webhooks } : r)),
+  };
+  edited.push({ path: PROJECT_FILE, content: renderProjectFile(updated) });
+
+  const out: OutputFile[] = [...created, ...edited]
+    .map((f) => ({ path: join(root, f.path), content: f.content }))
+    .sort((a, b) => (a.path < b.path ? -1 : 1));
+  const written = writeFilesAtomically(out).map((p) => relative(root, p).split('\\').join('/'));
+  const what = [
+    defaulting && options.defaulting && 'defaulting',
+    validation && options.validation && 'validation',
+    options.conversion && `conversion (hub ${version}, spokes ${spokes.join(', ')})`,
+  ]
+    .filter(Boolean)
+    .join(', ');
+  io.stdout.write(`Created ${what} webhook for ${kind} ${fullGroup}/${version}: ${written.join(', ')}\n`);
+
+  const generated: string[] = [];
+  if (!options.skipGenerate) {
+    for (const generator of io.generators ?? []) {
+      io.stdout.write(`Running op-gen generate ${generator.name}\n`);
+      try {
+        await generator.run(root);
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        throw new OpGenError(
+          `the ${kind} webhook is written, but \`op-gen generate ${generator.name}\` failed: ${message}\nFix the cause, then run \`npm run generate\`.`,
+          { cause: err },
+        );
+      }
+      generated.push(generator.name);
+    }
+  }
+  return { resource: { ...resource, webhooks }, files: written, generated };
+}
