@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { generateCrds } from '../../../src/generate/crd/index.ts';
+import { assertGoldenDir } from '../../helpers/golden.ts';
 
 const FIXTURE = new URL('../../fixtures/crd/', import.meta.url).pathname;
 /** op-gen's CRD for test/fixtures/crd/api-k8s: the Kubernetes types as op-gen embeds them (review diffs by hand). */
@@ -35,16 +36,6 @@ describe('Kubernetes built-in types as field types', () => {
     // Kubernetes changed the embedded types.
     const names = readdirSync(out).sort();
     assert.deepEqual(names, ['apps.example.com_apps.yaml']);
-    if (process.env.UPDATE_GOLDEN) {
-      mkdirSync(GOLDEN, { recursive: true });
-      for (const name of names) writeFileSync(join(GOLDEN, name), readFileSync(join(out, name)));
-    }
-    for (const name of names) {
-      assert.equal(
-        readFileSync(join(out, name), 'utf8'),
-        readFileSync(join(GOLDEN, name), 'utf8'),
-        `${name} differs`,
-      );
-    }
+    assertGoldenDir(GOLDEN, new Map(names.map((name) => [name, readFileSync(join(out, name), 'utf8')])));
   });
 });

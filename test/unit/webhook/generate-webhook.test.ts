@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse, parseAllDocuments, stringify } from 'yaml';
+import { assertGoldenDir } from '../../helpers/golden.ts';
 import { listFiles, run, snapshot, tempDir } from '../scaffold/helpers.ts';
 
 /** A built object as the assertions read it; typing every manifest shape would only restate the API. */
@@ -11,7 +12,6 @@ import { listFiles, run, snapshot, tempDir } from '../scaffold/helpers.ts';
 type Doc = Record<string, any>;
 
 const GOLDEN = new URL('../../golden/webhook/project/', import.meta.url).pathname;
-const update = process.env.UPDATE_GOLDEN === '1';
 
 const HANDLERS = `/**
  * Defaults and validates Memcached.
@@ -109,19 +109,7 @@ describe('op-gen generate webhook on a scaffolded project', () => {
       'webhook/manifests.yaml',
       'webhook/service.yaml',
     ]);
-    for (const f of files) {
-      const actual = readFileSync(join(dir, 'config', f), 'utf8');
-      const golden = join(GOLDEN, f);
-      if (update) {
-        mkdirSync(join(golden, '..'), { recursive: true });
-        writeFileSync(golden, actual);
-      }
-      assert.equal(
-        actual,
-        readFileSync(golden, 'utf8'),
-        `config/${f} differs from test/golden/webhook/project/${f}`,
-      );
-    }
+    assertGoldenDir(GOLDEN, new Map(files.map((f) => [f, readFileSync(join(dir, 'config', f), 'utf8')])));
   });
 
   it('is idempotent and --check passes on its own output', async () => {
