@@ -209,6 +209,8 @@ export class MarkerRegistry<Effect> {
     target: MarkerTarget,
     file: string,
     inline: readonly { readonly name: string; readonly line: number }[] = [],
+    /** Receives each problem (the markers without one are returned); without it, they are thrown. */
+    report?: (problem: string) => void,
   ): { markers: ParsedMarker<Effect>[]; unknown: RawTag[] } {
     const problems: string[] = [];
     for (const tag of inline) {
@@ -250,7 +252,8 @@ export class MarkerRegistry<Effect> {
       markers.push(parsed);
     }
     // Every problem of the declaration at once (one is thrown as it always was).
-    if (problems.length > 0) throw new ProblemsError(problems.map((text) => ({ text })));
+    if (report) problems.forEach(report);
+    else if (problems.length > 0) throw new ProblemsError(problems.map((text) => ({ text })));
     return { markers, unknown };
   }
 }

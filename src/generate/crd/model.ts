@@ -1,4 +1,4 @@
-import { relative } from 'node:path';
+import { dirname, relative, sep } from 'node:path';
 import type { ts as TS } from 'ts-morph';
 import { OpGenError } from '../../errors.ts';
 import { goFormProblems } from '../../markers/go-forms.ts';
@@ -9,7 +9,13 @@ import type { RawTag, SourceLocation } from '../../markers/index.ts';
 import { findVersionFolders, readGroupVersion } from './discover.ts';
 import { docOf, lineOf } from './doc.ts';
 import { pluralize } from './names.ts';
-import { createApiProgram, K8S_STUB_DIR, opGenTypesDir, type ApiProgram } from './program.ts';
+import {
+  createApiProgram,
+  K8S_STUB_DIR,
+  opGenTypesDir,
+  opGenTypesEntry,
+  type ApiProgram,
+} from './program.ts';
 import { SchemaBuilder, type FieldDoc } from './schema-builder.ts';
 import type { JSONSchemaProps } from './schema-types.ts';
 import { builtinSchemasAvailable, loadBuiltinSchemas, type BuiltinSchemas } from './seams.ts';
@@ -86,7 +92,7 @@ export async function walkApi(
   assertSourcesCompile(
     ts,
     api.program,
-    folders.flatMap((f) => f.files).flatMap((f) => api.program.getSourceFile(f) ?? []),
+    api.program.getSourceFiles().filter((f) => isUserSource(f.fileName)),
     { names: true, display },
   );
   const usesBuiltins = api.program
@@ -167,6 +173,15 @@ export async function walkApi(
     );
   }
   return { kinds, problems, builder, api };
+}
+
+/** A source file of the project (not a stub, not op-gen's own sources or helper types, not a dependency). */
+function isUserSource(fileName: string): boolean {
+  return (
+    !fileName.startsWith('/__op-gen__/') &&
+    !fileName.startsWith(`${dirname(opGenTypesEntry())}${sep}`) &&
+    !fileName.includes('/node_modules/')
+  );
 }
 
 interface KindSeed {

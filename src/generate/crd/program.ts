@@ -6,7 +6,7 @@ import { LIB_STUB, LIB_STUB_PATH } from './lib-stub.ts';
 /** Where virtual stubs of @kubernetes/client-node live; a type declared under it is a built-in. */
 export const K8S_STUB_DIR = '/__op-gen__/k8s/';
 export const K8S_MODULE = '@kubernetes/client-node';
-const OP_GEN_SUBPATH_STUB = '/__op-gen__/op-gen-subpath.d.ts';
+const OP_GEN_SUBPATH_STUB_DIR = '/__op-gen__/op-gen-subpath/';
 
 /** op-gen's own entry (the helper types): src/index.ts when run from source, dist/index.d.ts when built. */
 export function opGenTypesEntry(): string {
@@ -99,11 +99,13 @@ export function createApiProgram(ts: typeof TS, rootFiles: readonly string[], cw
           };
         }
         if (name.startsWith('op-gen/')) {
-          // op-gen/runtime, op-gen/testing: values, never field types; not worth parsing their declarations.
-          texts.set(OP_GEN_SUBPATH_STUB, 'export {};');
+          // op-gen/runtime, op-gen/testing: values (defineKind), never field types; not worth parsing
+          // their declarations. A per-file stub declares the names the file imports, so they resolve.
+          const stub = `${OP_GEN_SUBPATH_STUB_DIR}${encodeURIComponent(`${containingFile}:${name}`)}.d.ts`;
+          if (!texts.has(stub)) texts.set(stub, opGenSubpathStub(ts, containingSourceFile, name));
           return {
             resolvedModule: {
-              resolvedFileName: OP_GEN_SUBPATH_STUB,
+              resolvedFileName: stub,
               extension: ts.Extension.Dts,
               isExternalLibraryImport: false,
             },
@@ -126,6 +128,27 @@ export function createApiProgram(ts: typeof TS, rootFiles: readonly string[], cw
   };
   const program = ts.createProgram({ rootNames: [LIB_STUB_PATH, ...rootFiles], options, host });
   return { ts, program, checker: program.getTypeChecker() };
+}
+
+/** `declare const x: any; type x = any;` for each name the file imports from the op-gen subpath `module`. */
+function opGenSubpathStub(ts: typeof TS, file: TS.SourceFile, module: string): string {
+  const names = new Set<string>();
+  for (const stmt of file.statements) {
+    let spec: TS.Expression | undefined;
+    let elements: readonly (TS.ImportSpecifier | TS.ExportSpecifier)[] = [];
+    if (ts.isImportDeclaration(stmt)) {
+      spec = stmt.moduleSpecifier;
+      const bindings = stmt.importClause?.namedBindings;
+      if (bindings && ts.isNamedImports(bindings)) elements = bindings.elements;
+    } else if (ts.isExportDeclaration(stmt) && stmt.moduleSpecifier) {
+      spec = stmt.moduleSpecifier;
+      if (stmt.exportClause && ts.isNamedExports(stmt.exportClause)) elements = stmt.exportClause.elements;
+    }
+    if (!spec || !ts.isStringLiteral(spec) || spec.text !== module) continue;
+    for (const el of elements) names.add((el.propertyName ?? el.name).text);
+  }
+  const lines = [...names].map((n) => `declare const ${n}: any; type ${n} = any; export { ${n} };`);
+  return lines.length > 0 ? lines.join('\n') : 'export {};';
 }
 
 /** `export interface V1Foo { ... }` for each name the file imports or re-exports from client-node. */

@@ -141,16 +141,9 @@ export class SchemaBuilder {
     if (doc.tags.length === 0 && doc.inline.length === 0 && doc.goForm.length === 0)
       return { doc, markers: [], unknown: [] };
     const file = this.display(node.getSourceFile().fileName);
-    const goForm = goFormProblems(doc, file);
-    let parsed: { markers: CrdMarker[]; unknown: RawTag[] };
-    try {
-      parsed = crdMarkers.parseAll(doc.tags, target, file, doc.inline);
-    } catch (err) {
-      if (goForm.length === 0 || !(err instanceof OpGenError)) throw err;
-      const problems = err instanceof ProblemsError ? err.problems : [{ text: err.message }];
-      throw new ProblemsError([...goForm.map((text) => ({ text })), ...problems]);
-    }
-    if (goForm.length > 0) throw new ProblemsError(goForm.map((text) => ({ text })));
+    // Problems are recorded and the markers without one apply: the walk goes on to find the others.
+    for (const problem of goFormProblems(doc, file)) this.problems.add(problem);
+    const parsed = crdMarkers.parseAll(doc.tags, target, file, doc.inline, (p) => this.problems.add(p));
     return { doc, ...parsed };
   }
 
