@@ -43,7 +43,6 @@ export class ProblemsError extends OpGenError {
         ? (sorted[0]?.text ?? '')
         : `${sorted.map((p) => p.text).join('\n')}\n${sorted.length} problems`,
     );
-    this.name = 'ProblemsError';
     this.problems = sorted;
   }
 }

@@ -1,8 +1,9 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { changedFiles, writeFilesAtomically, type OutputFile } from '../../shared/atomic-write.ts';
 import { ts } from 'ts-morph';
 import { ProblemCollector } from '../../shared/problems.ts';
+import { createApiProgram } from '../crd/program.ts';
 import { readProjectFile } from '../../shared/project-file.ts';
 import { assertSourcesCompile } from '../../shared/ts-diagnostics.ts';
 import { findBuilderUses, rulesForUses } from './infer-rules.ts';
@@ -50,13 +51,27 @@ export function planRbac(options: GenerateRbacOptions): RbacPlan {
   const source = loadSourceProgram(options.cwd, options.paths ?? ['src']);
   const evaluator = new StaticEvaluator(source.checker, (f) => relative(options.cwd, f).split(sep).join('/'));
 
-  // A source that does not parse is never read as if it did (`.for(Kind))))` would still give rules).
+  // A source that does not parse is never read as if it did (`.for(Kind))))` would still give rules);
+  // the API sources, where kind descriptors come from, must also resolve every name they use.
+  const display = (f: string): string => relative(options.cwd, f).split(sep).join('/');
   assertSourcesCompile(
     ts,
     source.program,
     source.files.map((f) => f.sourceFile),
-    { names: false, display: (f) => relative(options.cwd, f).split(sep).join('/') },
+    { names: false, display },
   );
+  const apiFiles = source.files
+    .map((f) => f.path)
+    .filter((f) => existsSync(join(dirname(f), 'groupversion.ts')));
+  if (apiFiles.length > 0) {
+    const api = createApiProgram(ts, apiFiles, options.cwd);
+    assertSourcesCompile(
+      ts,
+      api.program,
+      apiFiles.flatMap((f) => api.program.getSourceFile(f) ?? []),
+      { names: true, display },
+    );
+  }
 
   const problems = new ProblemCollector();
   const rules: RbacRule[] = [];
