@@ -693,7 +693,7 @@ export class SchemaBuilder {
       throw this.#unsupported(
         where,
         `uses ${name} from @kubernetes/client-node, which op-gen has no schema for`,
-        'Use a Kubernetes API type listed in docs/generate-crd.md, or declare the fields yourself',
+        'Use a Kubernetes API type listed in docs/generate-crd-builtin-types.md, or declare the fields yourself',
       );
     }
     return schema;
