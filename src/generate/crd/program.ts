@@ -161,7 +161,9 @@ function exportedNames(ts: typeof TS, fileName: string, seen = new Set<string>()
       } else if (stmt.exportClause && ts.isNamespaceExport(stmt.exportClause)) {
         names.add(stmt.exportClause.name.text);
       } else if (stmt.moduleSpecifier && ts.isStringLiteral(stmt.moduleSpecifier)) {
-        const target = join(dirname(fileName), stmt.moduleSpecifier.text).replace(/\.js$/, '.d.ts');
+        // From dist/*.d.ts, `./x.ts` and `./x.js` name the declaration file `./x.d.ts`.
+        const named = join(dirname(fileName), stmt.moduleSpecifier.text);
+        const target = existsSync(named) ? named : named.replace(/\.(ts|js)$/, '.d.ts');
         for (const n of exportedNames(ts, target, seen)) names.add(n);
       }
       continue;
