@@ -2,7 +2,7 @@ import { dirname, relative, sep } from 'node:path';
 import type { ts as TS } from 'ts-morph';
 import { OpGenError } from '../../errors.ts';
 import { goFormProblems } from '../../markers/go-forms.ts';
-import { ProblemCollector, ProblemsError } from '../../shared/problems.ts';
+import { ProblemsError, type ProblemCollector } from '../../shared/problems.ts';
 import { assertSourcesCompile } from '../../shared/ts-diagnostics.ts';
 import { crdMarkers, type CrdMarker } from '../../markers/crd.ts';
 import type { RawTag, SourceLocation } from '../../markers/index.ts';
