@@ -66,12 +66,104 @@ export function sourceProblems(
     found.push(...syntactic);
     // A file that does not parse gives cascades of follow-on semantic errors: its syntax errors are enough.
     if (syntactic.length > 0 || !options.names) continue;
+    // The full check of a file costs about as much as the walk; a cheap pass over its names decides
+    // whether it is needed (the messages then come from the compiler itself).
+    if (!needsFullCheck(ts, program.getTypeChecker(), file)) continue;
     for (const d of program.getSemanticDiagnostics(file)) {
       if (d.category === ts.DiagnosticCategory.Error && (d.code < 2000 || NAME_RESOLUTION_CODES.has(d.code)))
         found.push(d);
     }
   }
   return formatDiagnostics(ts, found, options.display);
+}
+
+/**
+ * Whether a file may have a name-resolution or grammar error: an identifier that resolves to
+ * nothing, an import whose module or name does not resolve, a name declared or imported twice, a
+ * modifier given twice. False alarms only cost the full check; the property tests (real compiler as
+ * the oracle) keep this from missing one.
+ */
+function needsFullCheck(ts: typeof TS, checker: TS.TypeChecker, file: TS.SourceFile): boolean {
+  const declared = new Set<string>();
+  let suspicious = false;
+  const visit = (node: TS.Node): void => {
+    if (suspicious) return;
+    if (ts.canHaveModifiers(node)) {
+      const kinds = (ts.getModifiers(node) ?? []).map((m) => m.kind);
+      if (new Set(kinds).size !== kinds.length) suspicious = true;
+    }
+    if (node.parent === file && ts.isImportDeclaration(node)) {
+      if (!checker.getSymbolAtLocation(node.moduleSpecifier)?.declarations?.length) suspicious = true;
+      const bindings = node.importClause?.namedBindings;
+      for (const el of bindings && ts.isNamedImports(bindings) ? bindings.elements : []) {
+        const local = checker.getSymbolAtLocation(el.name);
+        const target = local && local.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(local) : local;
+        if (!target?.declarations?.length || declared.has(el.name.text)) suspicious = true;
+        declared.add(el.name.text);
+      }
+      if (node.importClause?.name) declared.add(node.importClause.name.text);
+      return;
+    }
+    if (
+      node.parent === file &&
+      (ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node) || ts.isEnumDeclaration(node))
+    ) {
+      // An interface may merge with another of its name; anything else twice is an error.
+      if (declared.has(node.name.text) && !ts.isInterfaceDeclaration(node)) suspicious = true;
+      declared.add(node.name.text);
+    }
+    if (
+      ts.isIdentifier(node) &&
+      isReference(ts, node) &&
+      !checker.getSymbolAtLocation(node)?.declarations?.length
+    ) {
+      // (An unresolved name is no symbol or the checker's `unknown` symbol, which has no declarations.)
+      suspicious = true;
+      return;
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return suspicious;
+}
+
+/** An identifier that refers to something (not a name being declared, not a property name). */
+function isReference(ts: typeof TS, node: TS.Identifier): boolean {
+  const parent = node.parent;
+  if (
+    (ts.isPropertyAccessExpression(parent) && parent.name === node) ||
+    (ts.isQualifiedName(parent) && parent.right === node) ||
+    ((ts.isPropertySignature(parent) ||
+      ts.isPropertyDeclaration(parent) ||
+      ts.isPropertyAssignment(parent) ||
+      ts.isMethodSignature(parent) ||
+      ts.isMethodDeclaration(parent) ||
+      ts.isEnumMember(parent) ||
+      ts.isParameter(parent) ||
+      ts.isTypeParameterDeclaration(parent) ||
+      ts.isVariableDeclaration(parent) ||
+      ts.isFunctionDeclaration(parent) ||
+      ts.isClassDeclaration(parent) ||
+      ts.isInterfaceDeclaration(parent) ||
+      ts.isTypeAliasDeclaration(parent) ||
+      ts.isEnumDeclaration(parent) ||
+      ts.isModuleDeclaration(parent) ||
+      ts.isBindingElement(parent) ||
+      ts.isGetAccessor(parent) ||
+      ts.isSetAccessor(parent) ||
+      ts.isNamespaceImport(parent) ||
+      ts.isImportClause(parent) ||
+      ts.isImportSpecifier(parent) ||
+      ts.isExportSpecifier(parent) ||
+      ts.isLabeledStatement(parent) ||
+      ts.isMappedTypeNode(parent) ||
+      ts.isNamedTupleMember(parent)) &&
+      (parent as { name?: TS.Node }).name === node)
+  )
+    return false;
+  if (ts.isPropertyAssignment(parent) || ts.isShorthandPropertyAssignment(parent))
+    return parent.name !== node || ts.isShorthandPropertyAssignment(parent);
+  return !ts.isJSDoc(parent);
 }
 
 /** Throws every problem `sourceProblems` finds, with the count; returns when the files are sound. */
