@@ -2,7 +2,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadApiModel } from '../generate/crd/index.ts';
 import { OpGenError } from '../errors.ts';
-import { csvMarkers } from '../markers/csv.ts';
+import { csvMarkers, type CsvMarker } from '../markers/csv.ts';
+import type { RawTag } from '../markers/types.ts';
+import { ProblemCollector } from '../shared/problems.ts';
 
 export interface Descriptor {
   path: string;
@@ -23,11 +25,11 @@ export interface OwnedCrdExtras {
 export async function readCsvMarkers(cwd: string, apiDir: string): Promise<Map<string, OwnedCrdExtras>> {
   const out = new Map<string, OwnedCrdExtras>();
   if (!existsSync(join(cwd, apiDir))) return out;
+  const problems = new ProblemCollector();
   for (const kind of await loadApiModel({ cwd, apiDir })) {
     const extras: OwnedCrdExtras = {};
     for (const tag of kind.tags) {
-      if (!csvMarkers.knows(tag.name)) continue;
-      const m = csvMarkers.parse(tag, 'type', kind.location.file);
+      const m = problems.attempt(() => parseCsvTag(tag, 'type', kind.location.file), undefined);
       if (!m) continue;
       if (m.spec.name === 'csv:displayName') extras.displayName = String(m.value);
       if (m.spec.name === 'csv:resource') {
@@ -40,14 +42,14 @@ export async function readCsvMarkers(cwd: string, apiDir: string): Promise<Map<s
     }
     for (const field of kind.fields) {
       for (const tag of field.tags) {
-        if (!csvMarkers.knows(tag.name)) continue;
-        const m = csvMarkers.parse(tag, 'field', field.location.file);
+        const m = problems.attempt(() => parseCsvTag(tag, 'field', field.location.file), undefined);
         if (!m) continue;
         const [root, ...rest] = field.path.split('.');
         if ((root !== 'spec' && root !== 'status') || rest.length === 0) {
-          throw new OpGenError(
+          problems.add(
             `${field.location.file}:${tag.line}: @csv:descriptor on ${kind.kind}.${field.path}: only fields under spec or status have descriptors`,
           );
+          continue;
         }
         const path = rest.join('.').replace(/\[\]/g, '[0]');
         const descriptor: Descriptor = {
@@ -68,5 +70,26 @@ export async function readCsvMarkers(cwd: string, apiDir: string): Promise<Map<s
     extras.statusDescriptors?.sort((a, b) => a.path.localeCompare(b.path));
     if (Object.keys(extras).length > 0) out.set(`${kind.plural}.${kind.group}/${kind.version}`, extras);
   }
+  problems.throwIfAny();
   return out;
+}
+
+/**
+ * A `@csv:` tag parsed, undefined for other tags. An unknown `@csv:` tag is an error (with the
+ * closest `@csv:` marker when it looks like a typo), as the CRD markers' are.
+ */
+function parseCsvTag(tag: RawTag, target: 'type' | 'field', file: string): CsvMarker | undefined {
+  if (csvMarkers.knows(tag.name)) return csvMarkers.parse(tag, target, file);
+  const suggestion = csvMarkers.suggest(tag.name);
+  if (suggestion) {
+    throw new OpGenError(
+      `${file}:${tag.line}: @${tag.name}: unknown marker. Did you mean @${suggestion}? (see docs/bundle.md)`,
+    );
+  }
+  if (tag.name.toLowerCase().startsWith('csv:')) {
+    throw new OpGenError(
+      `${file}:${tag.line}: @${tag.name}: unknown marker. The @csv: markers are ${csvMarkers.specs.map((s) => `@${s.name}`).join(', ')} (see docs/bundle.md)`,
+    );
+  }
+  return undefined;
 }

@@ -10,6 +10,16 @@ export interface DocComment {
    * tell the user when one is a marker written where JSDoc does not read it.
    */
   readonly inline: readonly { readonly name: string; readonly line: number }[];
+  /**
+   * Lines that are controller-gen (Go) markers (`+kubebuilder:validation:Minimum=0`, `+optional`),
+   * without the `+`: neither description nor part of the tag above; the caller reports them.
+   */
+  readonly goForm: readonly { readonly text: string; readonly line: number }[];
+}
+
+export interface DocCommentOptions {
+  /** Whether a comment line (trimmed) is a controller-gen marker line; none is without this. */
+  readonly isGoFormLine?: (line: string) => boolean;
 }
 
 const INLINE_TAG = /(?:^|\s)@([A-Za-z][\w:.-]*)/g;
@@ -21,17 +31,28 @@ const TAG_LINE = /^@([A-Za-z][\w:.-]*)(?:\s+|$)/;
  * comment's first line in its file, so each tag knows its own line. Inside tags, `*\/` stands for star-slash. A tag starts only at the
  * beginning of a line: `@` inside text (e.g. `jsonPath=.x[?(@.type=="Ready")]`) is not a tag.
  */
-export function parseDocComment(comment: string, startLine: number): DocComment {
+export function parseDocComment(
+  comment: string,
+  startLine: number,
+  options: DocCommentOptions = {},
+): DocComment {
   const body = comment.replace(/^\/\*\*/, '').replace(/\*\/$/, '');
   const lines = body.split('\n');
   const description: string[] = [];
   const tags: { name: string; text: string[]; line: number }[] = [];
   const inline: { name: string; line: number }[] = [];
+  const goForm: { text: string; line: number }[] = [];
   let inFence = false;
+  let afterGoForm = false;
   lines.forEach((rawLine, index) => {
     const line = rawLine.replace(/^\s*\*? ?/, '').replace(/\s+$/, '');
     const trimmed = line.trim();
     if (trimmed.startsWith('```')) inFence = !inFence;
+    if (!inFence && trimmed.startsWith('+') && options.isGoFormLine?.(trimmed)) {
+      goForm.push({ text: trimmed.slice(1), line: startLine + index });
+      afterGoForm = true;
+      return;
+    }
     const match = inFence ? null : TAG_LINE.exec(trimmed);
     if (!inFence && trimmed.includes('@')) {
       const rest = (match ? trimmed.slice(match[0].length) : trimmed)
@@ -40,7 +61,10 @@ export function parseDocComment(comment: string, startLine: number): DocComment 
       for (const m of rest.matchAll(INLINE_TAG)) inline.push({ name: m[1] ?? '', line: startLine + index });
     }
     if (match) {
+      afterGoForm = false;
       tags.push({ name: match[1] ?? '', text: [trimmed.slice(match[0].length)], line: startLine + index });
+    } else if (afterGoForm) {
+      // Text after a Go-form marker line belongs to neither the tag above nor the description.
     } else if (tags.length > 0) {
       tags[tags.length - 1]?.text.push(trimmed);
     } else {
@@ -56,6 +80,7 @@ export function parseDocComment(comment: string, startLine: number): DocComment 
       line: t.line,
     })),
     inline,
+    goForm,
   };
 }
 

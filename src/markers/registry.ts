@@ -1,4 +1,6 @@
 import { OpGenError } from '../errors.ts';
+import { ProblemsError } from '../shared/problems.ts';
+import { editDistance } from './edit-distance.ts';
 import { convertArg, MarkerArgumentError, parseNamedArgs } from './args.ts';
 import type { ArgValue, MarkerSpec, MarkerTarget, ParsedMarker, RawTag, SourceLocation } from './types.ts';
 
@@ -207,14 +209,19 @@ export class MarkerRegistry<Effect> {
     target: MarkerTarget,
     file: string,
     inline: readonly { readonly name: string; readonly line: number }[] = [],
+    /** Receives each problem (the markers without one are returned); without it, they are thrown. */
+    report?: (problem: string) => void,
   ): { markers: ParsedMarker<Effect>[]; unknown: RawTag[] } {
+    const problems: string[] = [];
     for (const tag of inline) {
       if (this.knows(tag.name)) {
-        throw markerError(
-          { file, line: tag.line },
-          tag.name,
-          'stands in the middle of a line, where it is not read as a marker',
-          'Start a new comment line with it (one marker per line)',
+        problems.push(
+          markerError(
+            { file, line: tag.line },
+            tag.name,
+            'stands in the middle of a line, where it is not read as a marker',
+            'Start a new comment line with it (one marker per line)',
+          ).message,
         );
       }
     }
@@ -222,32 +229,31 @@ export class MarkerRegistry<Effect> {
     const unknown: RawTag[] = [];
     const seen = new Set<string>();
     for (const tag of tags) {
-      const parsed = this.parse(tag, target, file);
+      let parsed: ParsedMarker<Effect> | undefined;
+      try {
+        parsed = this.parse(tag, target, file);
+      } catch (err) {
+        if (!(err instanceof OpGenError)) throw err;
+        problems.push(err.message);
+        continue;
+      }
       if (!parsed) {
         unknown.push(tag);
         continue;
       }
       const key = `${parsed.items ? 'items:' : ''}${parsed.spec.name}`;
       if (!parsed.spec.repeatable && seen.has(key)) {
-        throw markerError(parsed.location, tag.name, 'given twice on the same declaration', 'Keep one');
+        problems.push(
+          markerError(parsed.location, tag.name, 'given twice on the same declaration', 'Keep one').message,
+        );
+        continue;
       }
       seen.add(key);
       markers.push(parsed);
     }
+    // Every problem of the declaration at once (one is thrown as it always was).
+    if (report) problems.forEach(report);
+    else if (problems.length > 0) throw new ProblemsError(problems.map((text) => ({ text })));
     return { markers, unknown };
   }
-}
-
-function editDistance(a: string, b: string): number {
-  const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0] ?? 0;
-    prev[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = prev[j] ?? 0;
-      prev[j] = Math.min((prev[j] ?? 0) + 1, (prev[j - 1] ?? 0) + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diag = tmp;
-    }
-  }
-  return prev[b.length] ?? 0;
 }

@@ -1,7 +1,8 @@
 import type { ts as TS } from 'ts-morph';
+import { goFormLines } from '../../markers/go-forms.ts';
 import { parseDocComment, type DocComment } from '../../markers/index.ts';
 
-const EMPTY: DocComment = { description: '', tags: [], inline: [] };
+const EMPTY: DocComment = { description: '', tags: [], inline: [], goForm: [] };
 
 /** The `/** *\/` comment right before a declaration, split into description and tags. */
 export function docOf(ts: typeof TS, node: TS.Node, file: TS.SourceFile): DocComment {
@@ -13,7 +14,7 @@ export function docOf(ts: typeof TS, node: TS.Node, file: TS.SourceFile): DocCom
     if (!r || r.kind !== ts.SyntaxKind.MultiLineCommentTrivia) continue;
     const comment = text.slice(r.pos, r.end);
     if (!comment.startsWith('/**') || comment === '/**/') continue;
-    return parseDocComment(comment, file.getLineAndCharacterOfPosition(r.pos).line + 1);
+    return parseDocComment(comment, file.getLineAndCharacterOfPosition(r.pos).line + 1, goFormLines);
   }
   return EMPTY;
 }

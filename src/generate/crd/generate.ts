@@ -2,11 +2,13 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import { OpGenError } from '../../errors.ts';
+import type { ProblemCollector } from '../../shared/problems.ts';
 import { writeOutput, type OutputFile } from '../../shared/atomic-write.ts';
 import { sortKeysDeep, toYaml } from '../../shared/yaml.ts';
 import { assembleCrds, VERSION_ANNOTATION, type CustomResourceDefinition } from './assemble.ts';
 import { walkApi } from './model.ts';
 import type { SchemaBuilder } from './schema-builder.ts';
+import type { JSONSchemaProps } from './schema-types.ts';
 import { loadCelChecker } from './seams.ts';
 import { checkStructural } from './structural.ts';
 
@@ -42,9 +44,15 @@ export async function generateCrds(options: GenerateCrdsOptions): Promise<Genera
       exitCode: 2,
     });
   }
-  const { kinds, builder } = await walkApi(options, { collectDocs: false });
-  for (const k of kinds) checkStructural(k.schema, k.kind, builder.origins, k.location);
-  await checkCelRules(builder);
+  const { kinds, builder, problems } = await walkApi(options, { collectDocs: false });
+  for (const k of kinds) {
+    problems.attempt(
+      () => checkStructural(k.schema, k.kind, builder.origins, k.location, builder.failed),
+      undefined,
+    );
+  }
+  await checkCelRules(builder, problems);
+  problems.throwIfAny();
   const crds = assembleCrds(kinds, { maxDescLen: options.maxDescLen });
   const files: OutputFile[] = crds.map((crd) => ({
     path: join(resolve(cwd, outDir), `${crd.spec.group}_${crd.spec.names.plural}.yaml`),
@@ -91,8 +99,10 @@ function staleCrdFiles(dir: string, wanted: ReadonlySet<string>, groups: Readonl
     .sort();
 }
 
-async function checkCelRules(builder: SchemaBuilder): Promise<void> {
-  const first = builder.celRules[0];
+/** Checks every CEL rule (rules over a field that had a problem are skipped: its problem is reported). */
+async function checkCelRules(builder: SchemaBuilder, collector: ProblemCollector): Promise<void> {
+  const pendingRules = builder.celRules.filter((r) => !containsFailed(r.self, builder.failed));
+  const first = pendingRules[0];
   if (!first) return;
   let checker: Awaited<ReturnType<typeof loadCelChecker>>;
   try {
@@ -101,13 +111,23 @@ async function checkCelRules(builder: SchemaBuilder): Promise<void> {
     const { file, line } = first.location;
     throw new OpGenError(`${file}:${line}: ${first.path}: ${(err as Error).message}`, { cause: err });
   }
-  for (const pending of builder.celRules) {
+  for (const pending of pendingRules) {
     const problems = await checker.checkCelRule(pending.rule, pending.self);
     if (problems.length > 0) {
       const { file, line } = pending.location;
-      throw new OpGenError(
+      collector.add(
         `${file}:${line}: ${pending.path}: CEL rule "${pending.rule}": ${problems.map((p) => (p.column ? `${p.message} (column ${p.column} of the rule)` : p.message)).join('; ')}. Fix the rule (self is ${pending.path}).`,
       );
     }
   }
+}
+
+function containsFailed(schema: JSONSchemaProps, failed: WeakSet<JSONSchemaProps>): boolean {
+  if (failed.has(schema)) return true;
+  const children = [
+    ...Object.values(schema.properties ?? {}),
+    ...(schema.items && !Array.isArray(schema.items) ? [schema.items] : []),
+    ...(typeof schema.additionalProperties === 'object' ? [schema.additionalProperties] : []),
+  ];
+  return children.some((c) => containsFailed(c, failed));
 }

@@ -14,7 +14,8 @@ export { VERSION_ANNOTATION } from './assemble.ts';
 
 /** Every kind in the API sources (each version separately), with the docs and tags of the kind and its fields. */
 export async function loadApiModel(options: ApiModelOptions): Promise<ApiKind[]> {
-  const { kinds } = await walkApi(options, { collectDocs: true });
+  const { kinds, problems } = await walkApi(options, { collectDocs: true });
+  problems.throwIfAny();
   return kinds.map((k) => ({
     group: k.group,
     version: k.version,

@@ -1,12 +1,21 @@
-import { relative } from 'node:path';
+import { dirname, relative, sep } from 'node:path';
 import type { ts as TS } from 'ts-morph';
 import { OpGenError } from '../../errors.ts';
+import { goFormProblems } from '../../markers/go-forms.ts';
+import { ProblemsError, type ProblemCollector } from '../../shared/problems.ts';
+import { assertSourcesCompile } from '../../shared/ts-diagnostics.ts';
 import { crdMarkers, type CrdMarker } from '../../markers/crd.ts';
 import type { RawTag, SourceLocation } from '../../markers/index.ts';
 import { findVersionFolders, readGroupVersion } from './discover.ts';
 import { docOf, lineOf } from './doc.ts';
 import { pluralize } from './names.ts';
-import { createApiProgram, K8S_STUB_DIR, opGenTypesDir, type ApiProgram } from './program.ts';
+import {
+  createApiProgram,
+  K8S_STUB_DIR,
+  opGenTypesDir,
+  opGenTypesEntry,
+  type ApiProgram,
+} from './program.ts';
 import { SchemaBuilder, type FieldDoc } from './schema-builder.ts';
 import type { JSONSchemaProps } from './schema-types.ts';
 import { builtinSchemasAvailable, loadBuiltinSchemas, type BuiltinSchemas } from './seams.ts';
@@ -48,7 +57,10 @@ export interface ApiModelOptions {
 }
 
 export interface WalkResult {
+  /** The kinds walked without a problem (with problems, the run fails once every check has run). */
   readonly kinds: KindVersion[];
+  /** Every problem found so far; generate crd adds its structural and CEL problems and then throws. */
+  readonly problems: ProblemCollector;
   readonly builder: SchemaBuilder;
   readonly api: ApiProgram;
 }
@@ -74,6 +86,15 @@ export async function walkApi(
     folders.flatMap((f) => f.files),
     cwd,
   );
+  const display = (f: string): string => relative(cwd, f) || f;
+  // A source that does not parse, or names a type or module that does not exist, is never walked:
+  // the compiler's own messages say what is wrong, where a walk would report the fallout (`any`).
+  assertSourcesCompile(
+    ts,
+    api.program,
+    api.program.getSourceFiles().filter((f) => isUserSource(f.fileName)),
+    { names: true, display },
+  );
   const usesBuiltins = api.program
     .getSourceFiles()
     .some((f) => f.fileName.startsWith(K8S_STUB_DIR) && f.text.length > 0);
@@ -82,62 +103,85 @@ export async function walkApi(
     usesBuiltins && builtinSchemasAvailable() ? await loadBuiltinSchemas() : undefined;
   const builder = new SchemaBuilder(ts, api.checker, cwd, opGenTypesDir(), builtins);
   if (walkOptions.collectDocs) builder.fieldDocs = [];
-  const display = (f: string): string => relative(cwd, f) || f;
+  const problems = builder.problems;
 
   const kinds: KindVersion[] = [];
   for (const folder of folders) {
     const gvFile = api.program.getSourceFile(folder.groupVersionFile);
     if (!gvFile) throw new OpGenError(`${display(folder.groupVersionFile)}: cannot be read`);
-    const { group, version, statement } = readGroupVersion(ts, gvFile, display(folder.groupVersionFile));
-    const pkgDoc = docOf(ts, statement, gvFile);
-    const pkgMarkers = crdMarkers.parseAll(
-      pkgDoc.tags,
-      'package',
-      display(gvFile.fileName),
-      pkgDoc.inline,
-    ).markers;
-    if (pkgMarkers.some((m) => m.spec.name === 'skip')) continue;
+    const gv = problems.attempt(() => {
+      const found = readGroupVersion(ts, gvFile, display(folder.groupVersionFile));
+      const pkgDoc = docOf(ts, found.statement, gvFile);
+      const pkgMarkers = crdMarkers.parseAll(
+        pkgDoc.tags,
+        'package',
+        display(gvFile.fileName),
+        pkgDoc.inline,
+      ).markers;
+      const goForm = goFormProblems(pkgDoc, display(gvFile.fileName));
+      if (goForm.length > 0) throw new ProblemsError(goForm.map((text) => ({ text })));
+      return { ...found, skip: pkgMarkers.some((m) => m.spec.name === 'skip') };
+    }, undefined);
+    if (!gv || gv.skip) continue;
+    const { group, version } = gv;
     for (const fileName of folder.files) {
       const file = api.program.getSourceFile(fileName);
       if (!file) continue;
       for (const stmt of file.statements) {
         if (!ts.isInterfaceDeclaration(stmt) && !ts.isTypeAliasDeclaration(stmt)) continue;
         const doc = builder.doc(stmt);
-        if (!doc.tags.some((t) => t.name.toLowerCase() === 'kind')) continue;
+        if (!doc.tags.some((t) => t.name.toLowerCase() === 'kind')) {
+          // Not a kind: its markers are read where a kind uses it; Go-form lines are reported here,
+          // so an unused type's are not lost.
+          if (doc.goForm.length > 0 || goFormProblems(doc, '').length > 0)
+            problems.attempt(() => builder.markers(stmt, 'type'), undefined);
+          continue;
+        }
         const location = { file: display(fileName), line: lineOf(stmt, file) };
-        if (!stmt.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) {
-          throw sourceError(
+        problems.attempt(() => {
+          if (!stmt.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) {
+            throw sourceError(
+              location,
+              stmt.name.text,
+              'is marked @kind but not exported',
+              `Write \`export interface ${stmt.name.text}\``,
+            );
+          }
+          if (stmt.typeParameters) {
+            throw sourceError(
+              location,
+              stmt.name.text,
+              'is a generic kind',
+              'A kind must be a concrete type: instantiate the generic in a type alias',
+            );
+          }
+          const kind = kindVersion(builder, api, stmt, {
+            group,
+            version,
             location,
-            stmt.name.text,
-            'is marked @kind but not exported',
-            `Write \`export interface ${stmt.name.text}\``,
-          );
-        }
-        if (stmt.typeParameters) {
-          throw sourceError(
-            location,
-            stmt.name.text,
-            'is a generic kind',
-            'A kind must be a concrete type: instantiate the generic in a type alias',
-          );
-        }
-        const kind = kindVersion(builder, api, stmt, {
-          group,
-          version,
-          location,
-          description: doc.description,
-          tags: doc.tags,
-        });
-        if (kind) kinds.push(kind);
+            description: doc.description,
+            tags: doc.tags,
+          });
+          if (kind) kinds.push(kind);
+        }, undefined);
       }
     }
   }
-  if (kinds.length === 0) {
+  if (kinds.length === 0 && problems.size === 0) {
     throw new OpGenError(
       `${apiDir}: no kinds found. Mark the root type of each kind with @kind in its doc comment (see docs/generate-crd.md).`,
     );
   }
-  return { kinds, builder, api };
+  return { kinds, problems, builder, api };
+}
+
+/** A source file of the project (not a stub, not op-gen's own sources or helper types, not a dependency). */
+function isUserSource(fileName: string): boolean {
+  return (
+    !fileName.startsWith('/__op-gen__/') &&
+    !fileName.startsWith(`${dirname(opGenTypesEntry())}${sep}`) &&
+    !fileName.includes('/node_modules/')
+  );
 }
 
 interface KindSeed {

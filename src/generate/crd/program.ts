@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ts as TS } from 'ts-morph';
 import { LIB_STUB, LIB_STUB_PATH } from './lib-stub.ts';
@@ -6,7 +7,7 @@ import { LIB_STUB, LIB_STUB_PATH } from './lib-stub.ts';
 /** Where virtual stubs of @kubernetes/client-node live; a type declared under it is a built-in. */
 export const K8S_STUB_DIR = '/__op-gen__/k8s/';
 export const K8S_MODULE = '@kubernetes/client-node';
-const OP_GEN_SUBPATH_STUB = '/__op-gen__/op-gen-subpath.d.ts';
+const OP_GEN_SUBPATH_STUB_DIR = '/__op-gen__/op-gen-subpath/';
 
 /** op-gen's own entry (the helper types): src/index.ts when run from source, dist/index.d.ts when built. */
 export function opGenTypesEntry(): string {
@@ -98,12 +99,19 @@ export function createApiProgram(ts: typeof TS, rootFiles: readonly string[], cw
             },
           };
         }
-        if (name.startsWith('op-gen/')) {
-          // op-gen/runtime, op-gen/testing: values, never field types; not worth parsing their declarations.
-          texts.set(OP_GEN_SUBPATH_STUB, 'export {};');
+        const subpath = name.startsWith('op-gen/')
+          ? opGenSubpathEntry(name.slice('op-gen/'.length))
+          : undefined;
+        if (subpath) {
+          // op-gen/runtime, op-gen/testing: values (defineKind), never field types; not worth checking
+          // their declarations. A per-file stub declares the names the file imports that the subpath
+          // exports (a name it does not export stays an error, as with the real module).
+          const stub = `${OP_GEN_SUBPATH_STUB_DIR}${encodeURIComponent(`${containingFile}:${name}`)}.d.ts`;
+          if (!texts.has(stub))
+            texts.set(stub, opGenSubpathStub(ts, containingSourceFile, name, exportedNames(ts, subpath)));
           return {
             resolvedModule: {
-              resolvedFileName: OP_GEN_SUBPATH_STUB,
+              resolvedFileName: stub,
               extension: ts.Extension.Dts,
               isExternalLibraryImport: false,
             },
@@ -126,6 +134,81 @@ export function createApiProgram(ts: typeof TS, rootFiles: readonly string[], cw
   };
   const program = ts.createProgram({ rootNames: [LIB_STUB_PATH, ...rootFiles], options, host });
   return { ts, program, checker: program.getTypeChecker() };
+}
+
+/** The entry of an op-gen subpath export (`runtime` → src/runtime/index.ts or dist/runtime/index.d.ts), if it exists. */
+function opGenSubpathEntry(subpath: string): string | undefined {
+  if (!/^[a-z][a-z0-9-]*$/.test(subpath)) return undefined;
+  const entry = opGenTypesEntry();
+  const file = join(dirname(entry), subpath, entry.endsWith('.d.ts') ? 'index.d.ts' : 'index.ts');
+  return existsSync(file) ? file : undefined;
+}
+
+const exportedCache = new Map<string, ReadonlySet<string>>();
+
+/** The names a module exports, following `export * from './x'` (parsed only, never checked). */
+function exportedNames(ts: typeof TS, fileName: string, seen = new Set<string>()): ReadonlySet<string> {
+  const cached = exportedCache.get(fileName);
+  if (cached) return cached;
+  const names = new Set<string>();
+  if (seen.has(fileName) || !existsSync(fileName)) return names;
+  seen.add(fileName);
+  const file = ts.createSourceFile(fileName, readFileSync(fileName, 'utf8'), ts.ScriptTarget.Latest, false);
+  for (const stmt of file.statements) {
+    if (ts.isExportDeclaration(stmt)) {
+      if (stmt.exportClause && ts.isNamedExports(stmt.exportClause)) {
+        for (const el of stmt.exportClause.elements) names.add(el.name.text);
+      } else if (stmt.exportClause && ts.isNamespaceExport(stmt.exportClause)) {
+        names.add(stmt.exportClause.name.text);
+      } else if (stmt.moduleSpecifier && ts.isStringLiteral(stmt.moduleSpecifier)) {
+        // From dist/*.d.ts, `./x.ts` and `./x.js` name the declaration file `./x.d.ts`.
+        const named = join(dirname(fileName), stmt.moduleSpecifier.text);
+        const target = existsSync(named) ? named : named.replace(/\.(ts|js)$/, '.d.ts');
+        for (const n of exportedNames(ts, target, seen)) names.add(n);
+      }
+      continue;
+    }
+    const exported = ts.canHaveModifiers(stmt)
+      ? ts.getModifiers(stmt)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)
+      : false;
+    if (!exported) continue;
+    if (ts.isVariableStatement(stmt)) {
+      for (const d of stmt.declarationList.declarations) if (ts.isIdentifier(d.name)) names.add(d.name.text);
+    } else if ('name' in stmt && stmt.name && ts.isIdentifier(stmt.name as TS.Node)) {
+      names.add((stmt.name as TS.Identifier).text);
+    }
+  }
+  exportedCache.set(fileName, names);
+  return names;
+}
+
+/** `declare const x: any; type x = any;` for each name the file imports from the op-gen subpath `module`. */
+function opGenSubpathStub(
+  ts: typeof TS,
+  file: TS.SourceFile,
+  module: string,
+  exported: ReadonlySet<string>,
+): string {
+  const names = new Set<string>();
+  for (const stmt of file.statements) {
+    let spec: TS.Expression | undefined;
+    let elements: readonly (TS.ImportSpecifier | TS.ExportSpecifier)[] = [];
+    if (ts.isImportDeclaration(stmt)) {
+      spec = stmt.moduleSpecifier;
+      const bindings = stmt.importClause?.namedBindings;
+      if (bindings && ts.isNamedImports(bindings)) elements = bindings.elements;
+    } else if (ts.isExportDeclaration(stmt) && stmt.moduleSpecifier) {
+      spec = stmt.moduleSpecifier;
+      if (stmt.exportClause && ts.isNamedExports(stmt.exportClause)) elements = stmt.exportClause.elements;
+    }
+    if (!spec || !ts.isStringLiteral(spec) || spec.text !== module) continue;
+    for (const el of elements) {
+      const imported = (el.propertyName ?? el.name).text;
+      if (exported.has(imported)) names.add(imported);
+    }
+  }
+  const lines = [...names].map((n) => `declare const ${n}: any; type ${n} = any; export { ${n} };`);
+  return lines.length > 0 ? lines.join('\n') : 'export {};';
 }
 
 /** `export interface V1Foo { ... }` for each name the file imports or re-exports from client-node. */

@@ -2,9 +2,12 @@ import { relative, sep } from 'node:path';
 import type { ts as TS } from 'ts-morph';
 import { crdMarkers, type CrdMarker } from '../../markers/crd.ts';
 import type { DocComment, JsonValue, RawTag, SourceLocation } from '../../markers/index.ts';
+import { goFormProblems } from '../../markers/go-forms.ts';
 import { markerError } from '../../markers/index.ts';
 import { docOf, lineOf } from './doc.ts';
 import { LIB_STUB_PATH } from './lib-stub.ts';
+import { ProblemCollector, ProblemsError, type Problem } from '../../shared/problems.ts';
+import { OpGenError } from '../../errors.ts';
 import { K8S_STUB_DIR } from './program.ts';
 import type { JSONSchemaProps } from './schema-types.ts';
 import type { BuiltinSchemas } from './seams.ts';
@@ -83,6 +86,10 @@ export class SchemaBuilder {
   /** Where each schema node came from (for structural-check errors). */
   readonly origins = new WeakMap<JSONSchemaProps, Where>();
   readonly celRules: PendingCelRule[] = [];
+  /** Every problem of the walk: a field with a problem is left out and the walk goes on. */
+  readonly problems = new ProblemCollector();
+  /** Stand-ins for fields that had a problem: later checks skip them (their problem is reported). */
+  readonly failed = new WeakSet<JSONSchemaProps>();
   /** Doc comments of fields, collected only when `collectDocs` is set. */
   fieldDocs: FieldDoc[] | undefined;
 
@@ -131,13 +138,12 @@ export class SchemaBuilder {
     target: 'type' | 'field',
   ): { doc: DocComment; markers: CrdMarker[]; unknown: RawTag[] } {
     const doc = this.doc(node);
-    if (doc.tags.length === 0 && doc.inline.length === 0) return { doc, markers: [], unknown: [] };
-    const parsed = crdMarkers.parseAll(
-      doc.tags,
-      target,
-      this.display(node.getSourceFile().fileName),
-      doc.inline,
-    );
+    if (doc.tags.length === 0 && doc.inline.length === 0 && doc.goForm.length === 0)
+      return { doc, markers: [], unknown: [] };
+    const file = this.display(node.getSourceFile().fileName);
+    // Problems are recorded and the markers without one apply: the walk goes on to find the others.
+    for (const problem of goFormProblems(doc, file)) this.problems.add(problem);
+    const parsed = crdMarkers.parseAll(doc.tags, target, file, doc.inline, (p) => this.problems.add(p));
     return { doc, ...parsed };
   }
 
@@ -224,9 +230,23 @@ export class SchemaBuilder {
   applyMarkers(schema: JSONSchemaProps, markers: readonly CrdMarker[], where: Where): JSONSchemaProps {
     if (markers.length === 0) return schema;
     const out: JSONSchemaProps = { ...schema };
+    const problems: Problem[] = [];
     for (const m of markers) {
+      try {
+        this.#applyMarker(out, m, where);
+      } catch (err) {
+        if (!(err instanceof OpGenError)) throw err;
+        problems.push({ text: err.message });
+      }
+    }
+    if (problems.length > 0) throw new ProblemsError(problems);
+    return out;
+  }
+
+  #applyMarker(out: JSONSchemaProps, m: CrdMarker, where: Where): void {
+    {
       const effect = m.spec.effect;
-      if (!effect || effect.on !== 'schema') continue;
+      if (!effect || effect.on !== 'schema') return;
       let target = out;
       if (m.items) {
         if (!out.items) {
@@ -266,7 +286,6 @@ export class SchemaBuilder {
           this.celRules.push({ rule: rule.rule, self: target, location: m.location, path: where.path });
       }
     }
-    return out;
   }
 
   #baseSchema(
@@ -611,8 +630,22 @@ export class SchemaBuilder {
     return this.applyMarkers(schema, typeMarkers, where);
   }
 
-  /** The schema of one property of an object type, and whether it is required. */
+  /**
+   * The schema of one property of an object type, and whether it is required. A problem with the
+   * field is recorded and the field gets a stand-in (in `failed`), so the walk finds the other problems.
+   */
   fieldSchema(prop: TS.Symbol, parent: Where): { schema: JSONSchemaProps; required: boolean } | undefined {
+    try {
+      return this.#fieldSchema(prop, parent);
+    } catch (err) {
+      this.problems.addError(err);
+      const standIn: JSONSchemaProps = { 'x-kubernetes-preserve-unknown-fields': true };
+      this.failed.add(standIn);
+      return { schema: standIn, required: false };
+    }
+  }
+
+  #fieldSchema(prop: TS.Symbol, parent: Where): { schema: JSONSchemaProps; required: boolean } | undefined {
     const ts = this.#ts;
     const decl = prop.valueDeclaration ?? prop.declarations?.[0];
     const path = parent.path ? `${parent.path}.${prop.name}` : prop.name;
@@ -660,7 +693,7 @@ export class SchemaBuilder {
       throw this.#unsupported(
         where,
         `uses ${name} from @kubernetes/client-node, which op-gen has no schema for`,
-        'Use a Kubernetes API type listed in docs/generate-crd.md, or declare the fields yourself',
+        'Use a Kubernetes API type listed in docs/generate-crd-builtin-types.md, or declare the fields yourself',
       );
     }
     return schema;

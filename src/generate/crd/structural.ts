@@ -1,4 +1,4 @@
-import { OpGenError } from '../../errors.ts';
+import { ProblemsError, type Problem } from '../../shared/problems.ts';
 import type { SourceLocation } from '../../markers/index.ts';
 import type { JSONSchemaProps } from './schema-types.ts';
 
@@ -13,12 +13,16 @@ export function checkStructural(
   kind: string,
   origins: Origins,
   fallback: SourceLocation,
+  /** Stand-ins for fields whose problem is already reported: not checked. */
+  skip: WeakSet<JSONSchemaProps> = new WeakSet(),
 ): void {
-  const fail = (node: JSONSchemaProps, path: string, problem: string, fix: string): never => {
+  const problems: Problem[] = [];
+  const fail = (node: JSONSchemaProps, path: string, problem: string, fix: string): void => {
     const where = origins.get(node)?.location ?? fallback;
-    throw new OpGenError(`${where.file}:${where.line}: ${path}: ${problem}. ${fix}`);
+    problems.push({ text: `${where.file}:${where.line}: ${path}: ${problem}. ${fix}` });
   };
   const walk = (node: JSONSchemaProps, path: string, inside: { root: boolean }): void => {
+    if (skip.has(node)) return;
     const intOrString = node['x-kubernetes-int-or-string'] === true;
     const preserve = node['x-kubernetes-preserve-unknown-fields'] === true;
     if (!node.type && !intOrString && !preserve) {
@@ -139,6 +143,7 @@ export function checkStructural(
     }
   };
   walk(root, kind, { root: true });
+  if (problems.length > 0) throw new ProblemsError(problems);
 }
 
 /** controller-gen's --max-desc-len: cut descriptions at a word boundary and add "..."; 0 drops them. */

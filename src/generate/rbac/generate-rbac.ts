@@ -1,7 +1,11 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { changedFiles, writeFilesAtomically, type OutputFile } from '../../shared/atomic-write.ts';
+import { ts } from 'ts-morph';
+import { ProblemCollector } from '../../shared/problems.ts';
+import { createApiProgram } from '../crd/program.ts';
 import { readProjectFile } from '../../shared/project-file.ts';
+import { assertSourcesCompile } from '../../shared/ts-diagnostics.ts';
 import { findBuilderUses, rulesForUses } from './infer-rules.ts';
 import { renderRbacManifests } from './manifests.ts';
 import { rolesFromRules, type RoleSpec } from './merge-rules.ts';
@@ -47,13 +51,46 @@ export function planRbac(options: GenerateRbacOptions): RbacPlan {
   const source = loadSourceProgram(options.cwd, options.paths ?? ['src']);
   const evaluator = new StaticEvaluator(source.checker, (f) => relative(options.cwd, f).split(sep).join('/'));
 
+  // A source that does not parse is never read as if it did (`.for(Kind))))` would still give rules);
+  // the API sources, where kind descriptors come from, must also resolve every name they use.
+  const display = (f: string): string => relative(options.cwd, f).split(sep).join('/');
+  assertSourcesCompile(
+    ts,
+    source.program,
+    source.files.map((f) => f.sourceFile),
+    { names: false, display },
+  );
+  const apiFiles = source.files
+    .map((f) => f.path)
+    .filter((f) => existsSync(join(dirname(f), 'groupversion.ts')));
+  if (apiFiles.length > 0) {
+    const api = createApiProgram(ts, apiFiles, options.cwd);
+    assertSourcesCompile(
+      ts,
+      api.program,
+      apiFiles.flatMap((f) => api.program.getSourceFile(f) ?? []),
+      { names: true, display },
+    );
+  }
+
+  const problems = new ProblemCollector();
   const rules: RbacRule[] = [];
   for (const file of source.files) {
-    rules.push(...rbacMarkerRules(file.sourceFile, file.display));
+    rules.push(...problems.attempt(() => rbacMarkerRules(file.sourceFile, file.display), []));
     if (options.infer !== false)
-      rules.push(...rulesForUses(findBuilderUses(file.sourceFile, file.display, evaluator)));
+      rules.push(
+        ...problems.attempt(
+          () => rulesForUses(findBuilderUses(file.sourceFile, file.display, evaluator)),
+          [],
+        ),
+      );
   }
-  for (const rule of rules) validateRule(rule, { allowWildcards: options.allowWildcards ?? false });
+  for (const rule of rules)
+    problems.attempt(
+      () => validateRule(rule, { allowWildcards: options.allowWildcards ?? false }),
+      undefined,
+    );
+  problems.throwIfAny();
 
   const roles = rolesFromRules(rules, roleName);
   const manifests = renderRbacManifests({

@@ -1,8 +1,10 @@
 import { ts } from 'ts-morph';
 import { OpGenError } from '../../errors.ts';
+import { goFormLines, goFormProblems } from '../../markers/go-forms.ts';
 import { parseDocComment } from '../../markers/jsdoc.ts';
 import { rbacMarkers } from '../../markers/rbac.ts';
 import type { RawTag } from '../../markers/types.ts';
+import { ProblemsError } from '../../shared/problems.ts';
 import type { RbacRule } from './rule.ts';
 
 /** Every JSDoc block (`/** ... *\/`) of a source file, found through the parser (so never inside strings). */
@@ -31,16 +33,28 @@ export function jsDocComments(sourceFile: ts.SourceFile): ts.CommentRange[] {
   return [...seen.values()].sort((a, b) => a.pos - b.pos);
 }
 
-/** The `@rbac` tags of a file's JSDoc comments, with their lines. */
-export function findRbacTags(sourceFile: ts.SourceFile, display: string = sourceFile.fileName): RawTag[] {
+/** The `@rbac` tags of a file's JSDoc comments, with their lines; the problems found on the way. */
+export function findRbacTags(
+  sourceFile: ts.SourceFile,
+  display: string = sourceFile.fileName,
+  problems: string[] = [],
+): RawTag[] {
   const tags: RawTag[] = [];
   for (const range of jsDocComments(sourceFile)) {
     const line = sourceFile.getLineAndCharacterOfPosition(range.pos).line + 1;
-    const comment = parseDocComment(sourceFile.text.slice(range.pos, range.end), line);
+    const comment = parseDocComment(sourceFile.text.slice(range.pos, range.end), line, goFormLines);
+    // `+kubebuilder:rbac:...` (Go form) is an error naming the @rbac to write; other generators'
+    // Go-form markers are theirs to report.
+    problems.push(
+      ...goFormProblems(comment, display, {
+        accept: (spec) => spec?.name === 'rbac',
+        docs: 'docs/generate-rbac.md',
+      }),
+    );
     for (const tag of comment.tags) {
       if (rbacMarkers.knows(tag.name)) tags.push(tag);
       else if (rbacMarkers.suggest(tag.name)) {
-        throw new OpGenError(
+        problems.push(
           `${display}:${tag.line}: @${tag.name}: unknown tag. Did you mean @rbac? (see docs/generate-rbac.md)`,
         );
       }
@@ -64,6 +78,7 @@ const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map(
 
 /** Turns one `@rbac` tag into a rule; errors name file:line. */
 export function parseRbacTag(tag: RawTag, file: string): RbacRule {
+  commaSeparatedArgs(tag, file);
   let parsed;
   try {
     parsed = rbacMarkers.parse({ ...tag, text: coreGroupAlias(tag.text) }, 'package', file);
@@ -89,6 +104,32 @@ export function parseRbacTag(tag: RawTag, file: string): RbacRule {
   };
 }
 
+/**
+ * `@rbac groups=apps,resources=deployments,verbs=get` (controller-gen's commas): an error that shows
+ * the tag with spaces, instead of a confusing "missing verbs".
+ */
+function commaSeparatedArgs(tag: RawTag, file: string): void {
+  const names = Object.keys(rbacMarkers.specs[0]?.args ?? {}).join('|');
+  const comma = new RegExp(`,\\s*(?=(?:${names})=)`, 'gi');
+  const outside = tag.text.replace(/"(?:[^"\\]|\\.)*"/g, '""');
+  if (!comma.test(outside)) return;
+  throw new OpGenError(
+    `${file}:${tag.line}: @${tag.name}: arguments are separated by spaces, not commas: @${tag.name} ${tag.text.replace(comma, ' ')} (see docs/generate-rbac.md)`,
+  );
+}
+
+/** Every `@rbac` rule of a file; all of the file's problems at once. */
 export function rbacMarkerRules(sourceFile: ts.SourceFile, file: string): RbacRule[] {
-  return findRbacTags(sourceFile, file).map((tag) => parseRbacTag(tag, file));
+  const problems: string[] = [];
+  const rules: RbacRule[] = [];
+  for (const tag of findRbacTags(sourceFile, file, problems)) {
+    try {
+      rules.push(parseRbacTag(tag, file));
+    } catch (err) {
+      if (!(err instanceof OpGenError)) throw err;
+      problems.push(err.message);
+    }
+  }
+  if (problems.length > 0) throw new ProblemsError(problems.map((text) => ({ text })));
+  return rules;
 }
