@@ -4,20 +4,24 @@ import { GoFormIndex } from './go-form.ts';
 import type { DocComment } from './jsdoc.ts';
 import { rbacMarkers, rbacMarkerSpecs } from './rbac.ts';
 import type { MarkerSpec } from './types.ts';
+import { webhookMarkers, webhookMarkerSpecs } from './webhook.ts';
 
 /**
- * Every op-gen marker registry's controller-gen names. A new registry (e.g. webhook markers) is added
+ * Every op-gen marker registry's controller-gen names (CRD, RBAC, CSV, webhook). A new registry is added
  * here; its specs' `controllerGen` names are all that is needed for its Go-form hints.
  */
 export const goForms = new GoFormIndex([
   ...crdMarkerSpecs,
   ...rbacMarkerSpecs,
   ...csvMarkerSpecs,
+  ...webhookMarkerSpecs,
 ] as readonly MarkerSpec<unknown>[]);
 
 /** Whether a tag name is an op-gen marker of any registry (`@k8s:optional` is op-gen's own alias). */
 function opGenTag(name: string): boolean {
-  return crdMarkers.knows(name) || rbacMarkers.knows(name) || csvMarkers.knows(name);
+  return (
+    crdMarkers.knows(name) || rbacMarkers.knows(name) || csvMarkers.knows(name) || webhookMarkers.knows(name)
+  );
 }
 
 /** The option for parseDocComment that recognises controller-gen marker lines. */

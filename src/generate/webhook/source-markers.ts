@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { relative, sep } from 'node:path';
 import { ts } from 'ts-morph';
-import { OpGenError } from '../../errors.ts';
+import { goFormLines, goFormProblems } from '../../markers/go-forms.ts';
 import { parseDocComment } from '../../markers/jsdoc.ts';
 import { webhookMarkers, type WebhookMarker } from '../../markers/webhook.ts';
 import { jsDocComments } from '../rbac/rbac-markers.ts';
 import { listSourceFiles } from '../rbac/source-files.ts';
+import { ProblemCollector } from '../../shared/problems.ts';
 
 /** `groups=""` names the core group, as in controller-gen; the list parser takes it as `core`. */
 function coreGroupAlias(text: string): string {
@@ -25,34 +26,44 @@ export interface SourceWebhookMarkers {
 /**
  * The `@webhook` and `@webhookconfiguration` tags of every JSDoc comment of the sources under
  * `paths` (tests and declarations left out), parsed and checked against the registry. Only syntax
- * is needed, so each file is parsed on its own (no program, no type checker).
+ * is needed, so each file is parsed on its own (no program, no type checker). Every problem of every
+ * file is reported at once; `+kubebuilder:webhook` (controller-gen's Go form) is one, naming the
+ * `@webhook` to write.
  */
 export function readWebhookMarkers(root: string, paths: readonly string[]): SourceWebhookMarkers {
   const webhooks: WebhookMarker[] = [];
   const configurations: WebhookMarker[] = [];
+  const problems = new ProblemCollector();
   for (const path of listSourceFiles(root, paths)) {
     const text = readFileSync(path, 'utf8');
-    if (!text.includes('@')) continue;
+    if (!text.includes('@') && !text.includes('+kubebuilder:webhook')) continue;
     const display = relative(root, path).split(sep).join('/');
     const sourceFile = ts.createSourceFile(path, text, ts.ScriptTarget.ES2023, false, ts.ScriptKind.TS);
     for (const range of jsDocComments(sourceFile)) {
       const line = sourceFile.getLineAndCharacterOfPosition(range.pos).line + 1;
-      const comment = parseDocComment(text.slice(range.pos, range.end), line);
+      const comment = parseDocComment(text.slice(range.pos, range.end), line, goFormLines);
+      const webhookSpec = (spec: { readonly name: string } | undefined): boolean =>
+        spec !== undefined && webhookMarkers.knows(spec.name);
+      for (const p of goFormProblems(comment, display, { accept: webhookSpec })) problems.add(p);
       for (const tag of comment.tags) {
         if (!webhookMarkers.knows(tag.name)) {
           const suggestion = webhookMarkers.suggest(tag.name);
           if (suggestion) {
-            throw new OpGenError(
+            problems.add(
               `${display}:${tag.line}: @${tag.name}: unknown tag. Did you mean @${suggestion}? (see docs/markers.md)`,
             );
           }
           continue;
         }
-        const parsed = webhookMarkers.parse({ ...tag, text: coreGroupAlias(tag.text) }, 'package', display);
+        const parsed = problems.attempt(
+          () => webhookMarkers.parse({ ...tag, text: coreGroupAlias(tag.text) }, 'package', display),
+          undefined,
+        );
         if (!parsed) continue;
         (parsed.spec.name === 'webhook' ? webhooks : configurations).push(parsed);
       }
     }
   }
+  problems.throwIfAny();
   return { webhooks, configurations };
 }
