@@ -65,5 +65,12 @@ export {
   type AuthDecision,
   type UserInfo,
 } from './metrics-auth.ts';
-export { labelMatcher, parseLabelSelector, type LabelSelector } from './label-selector.ts';
+export {
+  compileSelector,
+  labelMatcher,
+  parseLabelSelector,
+  type CompiledSelector,
+  type LabelSelector,
+} from './label-selector.ts';
+export { LabelSelectorError, type Requirement as LabelSelectorRequirement } from '../k8s-names/label-selector.ts';
 export * from '../client/index.ts';

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { OpGenError, UsageError } from '../errors.ts';
+import { isDns1123Label } from '../k8s-names/dns.ts';
 import { writeFilesAtomically } from '../shared/atomic-write.ts';
 import { PROJECT_FILE, renderProjectFile, type ProjectFile } from '../shared/project-file.ts';
 import { LICENSES, licenseHeader, type License } from './boilerplate.ts';
@@ -77,7 +78,7 @@ export async function initProject(options: InitOptions, io: ScaffoldIo): Promise
   checkTargetDir(root, options.force ?? false);
 
   const dirName = basename(root);
-  const defaultName = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(dirName) ? dirName : undefined;
+  const defaultName = isDns1123Label(dirName) ? dirName : undefined;
   const name = await required(
     options.name ?? defaultName,
     '--name',
