@@ -72,5 +72,8 @@ export {
   type CompiledSelector,
   type LabelSelector,
 } from './label-selector.ts';
-export { LabelSelectorError, type Requirement as LabelSelectorRequirement } from '../k8s-names/label-selector.ts';
+export {
+  LabelSelectorError,
+  type Requirement as LabelSelectorRequirement,
+} from '../k8s-names/label-selector.ts';
 export * from '../client/index.ts';

@@ -14,7 +14,14 @@ interface EnvtestVersions {
 }
 
 // tools/envtest/versions.json sits two folders up from both src/testing and dist/testing.
-const versionsFile = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'tools', 'envtest', 'versions.json');
+const versionsFile = resolve(
+  dirname(fileURLToPath(import.meta.url)),
+  '..',
+  '..',
+  'tools',
+  'envtest',
+  'versions.json',
+);
 const versions = JSON.parse(readFileSync(versionsFile, 'utf8')) as EnvtestVersions;
 
 /** The Kubernetes minor releases the test control plane can be built at (`setup:envtest --k8s-version`). */

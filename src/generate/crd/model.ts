@@ -59,7 +59,6 @@ const API_VERSION_DESC =
 const KIND_DESC =
   'Kind is a string value representing the REST resource this object represents.\nServers may infer this from the endpoint the client submits requests to.\nCannot be updated.\nIn CamelCase.\nMore info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds';
 
-
 /** Loads the API sources and walks every kind: the shared core of loadApiModel and generateCrds. */
 export async function walkApi(
   options: ApiModelOptions,
