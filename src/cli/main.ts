@@ -1,6 +1,7 @@
 import { CommanderError } from 'commander';
 import { OpGenError } from '../errors.ts';
 import type { CommandIo } from './context.ts';
+import { describeEnvironmentError } from './environment-error.ts';
 import { createProgram } from './program.ts';
 
 /** Commander error codes that mean "wrong use of the CLI": exit 2. */
@@ -35,6 +36,11 @@ export async function main(argv: readonly string[], io: Partial<CommandIo> = {})
     if (err instanceof OpGenError) {
       fullIo.stderr.write(`op-gen: ${err.message}\n`);
       return err.exitCode;
+    }
+    const environment = describeEnvironmentError(err, fullIo.cwd);
+    if (environment !== undefined) {
+      fullIo.stderr.write(`op-gen: ${environment}\n`);
+      return 1;
     }
     fullIo.stderr.write(
       `op-gen: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,

@@ -77,3 +77,4 @@ export {
   type Requirement as LabelSelectorRequirement,
 } from '../k8s-names/label-selector.ts';
 export * from '../client/index.ts';
+export { exitOnStartupError } from './startup-error.ts';
