@@ -1,4 +1,6 @@
 export { pluralize } from './pluralize.ts';
+export { imageReferenceErrors } from './image-reference.ts';
+export { isRfc3339 } from './rfc3339.ts';
 export {
   dns1035LabelErrors,
   dns1123LabelErrors,

@@ -41,6 +41,16 @@ export function validateDomain(domain: string): void {
 
 /** The short group (`cache`); with the domain it makes the API group `cache.example.com`. */
 export function validateGroup(group: string, domain: string): void {
+  if (group.includes('.')) {
+    const short = group.endsWith(`.${domain}`) ? group.slice(0, -domain.length - 1) : group.split('.')[0]!;
+    throw invalid(
+      'group (--group)',
+      group,
+      `the group is the short name: the domain (${domain}) comes from op-gen.yaml and is appended, ` +
+        `so this would make the API group ${group}.${domain}`,
+      short || 'cache',
+    );
+  }
   if (group.length > 63 || dns1123SubdomainErrors(group).length > 0) {
     throw invalid(
       'group (--group)',
