@@ -41,6 +41,14 @@ export function validateDomain(domain: string): void {
 
 /** The short group (`cache`); with the domain it makes the API group `cache.example.com`. */
 export function validateGroup(group: string, domain: string): void {
+  if (group.length > 63 || dns1123SubdomainErrors(group).length > 0) {
+    throw invalid(
+      'group (--group)',
+      group,
+      'it must be a DNS-1123 subdomain: lowercase letters, digits, "-" and "."',
+      'cache',
+    );
+  }
   if (group.includes('.')) {
     const short = group.endsWith(`.${domain}`) ? group.slice(0, -domain.length - 1) : group.split('.')[0]!;
     throw invalid(
@@ -49,14 +57,6 @@ export function validateGroup(group: string, domain: string): void {
       `the group is the short name: the domain (${domain}) comes from op-gen.yaml and is appended, ` +
         `so this would make the API group ${group}.${domain}`,
       short || 'cache',
-    );
-  }
-  if (group.length > 63 || dns1123SubdomainErrors(group).length > 0) {
-    throw invalid(
-      'group (--group)',
-      group,
-      'it must be a DNS-1123 subdomain: lowercase letters, digits, "-" and "."',
-      'cache',
     );
   }
   const full = `${group}.${domain}`;
