@@ -20,7 +20,12 @@ export function unsupportedNodeMessage(version, args) {
   });
   const command = 'op-gen' + (args.length === 0 ? '' : ' ' + (simple ? args.join(' ') : '...'));
   return (
-    'op-gen: Node.js ' + version.replace(/^v/, '') + ' is not supported: op-gen needs Node.js >= ' + MINIMUM_NODE +
-    ". Run it with Node 24 from the npm registry: npx -y -p node@24 -c '" + command + "' (or install Node 24 LTS)"
+    'op-gen: Node.js ' +
+    version.replace(/^v/, '') +
+    ' is not supported: op-gen needs Node.js >= ' +
+    MINIMUM_NODE +
+    ". Run it with Node 24 from the npm registry: npx -y -p node@24 -c '" +
+    command +
+    "' (or install Node 24 LTS)"
   );
 }

@@ -45,7 +45,10 @@ describe('create api and generate crd name a kind the same way (item 6)', () => 
     const crd = readFileSync(join(project, 'config/crd/bases/crew.example.com_people.yaml'), 'utf8');
     assert.match(crd, /plural: people/);
     assert.match(crd, /name: people\.crew\.example\.com/);
-    assert.match(readFileSync(join(project, 'src/controllers/person.controller.ts'), 'utf8'), /resources=people /);
+    assert.match(
+      readFileSync(join(project, 'src/controllers/person.controller.ts'), 'utf8'),
+      /resources=people /,
+    );
     const role = readFileSync(join(project, 'config/rbac/role.yaml'), 'utf8');
     assert.match(role, /- people\n/);
     assert.doesNotMatch(role, /persons/);
@@ -74,10 +77,18 @@ describe('environment errors are one line, exit 1 (item 8)', () => {
     );
   });
 
-  it('an output directory without write permission (EACCES)', { skip: process.getuid?.() === 0 && 'root may write anywhere' }, () => {
-    mkdirSync(join(project, 'locked'), { mode: 0o555 });
-    failsWithOneLine(project, ['generate', 'crd', '--out', 'locked/crd'], /^op-gen: cannot write locked\/crd: permission denied$/);
-  });
+  it(
+    'an output directory without write permission (EACCES)',
+    { skip: process.getuid?.() === 0 && 'root may write anywhere' },
+    () => {
+      mkdirSync(join(project, 'locked'), { mode: 0o555 });
+      failsWithOneLine(
+        project,
+        ['generate', 'crd', '--out', 'locked/crd'],
+        /^op-gen: cannot write locked\/crd: permission denied$/,
+      );
+    },
+  );
 
   it('a KUBECONFIG naming no file, and no kubeconfig at all, for generate types --from-cluster', () => {
     const withEnv = (vars: Record<string, string | undefined>, ...args: string[]) => {
@@ -91,7 +102,13 @@ describe('environment errors are one line, exit 1 (item 8)', () => {
       missing.stderr,
       'op-gen: no kubeconfig found: KUBECONFIG=/nonexistent names no file that exists; point KUBECONFIG at a kubeconfig file or unset it to use ~/.kube/config\n',
     );
-    const none = withEnv({ KUBECONFIG: undefined, HOME: join(project, 'no-home') }, 'generate', 'types', '--from-cluster', 'a.b.c');
+    const none = withEnv(
+      { KUBECONFIG: undefined, HOME: join(project, 'no-home') },
+      'generate',
+      'types',
+      '--from-cluster',
+      'a.b.c',
+    );
     assert.equal(none.status, 1);
     assert.equal(none.stderr, 'op-gen: no kubeconfig found: set KUBECONFIG or create ~/.kube/config\n');
   });
@@ -116,7 +133,11 @@ describe('inputs are validated before anything is written (item 9)', () => {
       ['bundle', '--version', '0.1.0', '--image', 'not an image!!'],
       /^op-gen: --image not an image!!: must be an image reference/,
     );
-    failsWithOneLine(project, ['bundle', '--version', '0.1.0', '--image', 'Quay.io/Acme/Op:v1'], /must be an image reference/);
+    failsWithOneLine(
+      project,
+      ['bundle', '--version', '0.1.0', '--image', 'Quay.io/Acme/Op:v1'],
+      /must be an image reference/,
+    );
   });
 
   it('generate rbac --namespace must be a DNS-1123 label', () => {
@@ -147,7 +168,10 @@ describe('inputs are validated before anything is written (item 9)', () => {
   it('init in a directory whose name is no project name, without --name', () => {
     const r = opGen(join(project, '..'), 'init', 'My_Dir', '--domain', 'example.com', '--skip-install');
     assert.equal(r.status, 2);
-    assert.match(r.stderr, /^op-gen: the directory name "My_Dir" is not a valid project name: .*Pass --name <name> \(for example --name my-dir\)\.\n$/);
+    assert.match(
+      r.stderr,
+      /^op-gen: the directory name "My_Dir" is not a valid project name: .*Pass --name <name> \(for example --name my-dir\)\.\n$/,
+    );
   });
 
   it('op-gen help generate crd prints the help of generate crd', () => {

@@ -139,14 +139,15 @@ describe('generate types --from -: kubectl get crd -o yaml', () => {
         .join('\n');
     const list = `apiVersion: v1\nkind: List\nmetadata: {resourceVersion: ""}\nitems:\n${item('Widget', 'widgets')}\n${item('Gadget', 'gadgets')}\n`;
     const files = await renderTypes({ cwd: '/x', from: ['-'], stdin: () => list });
-    assert.deepEqual(
-      files.map((f) => relative('/x', f.path)).sort(),
-      ['src/types/example.com/v1/gadget.ts', 'src/types/example.com/v1/widget.ts'],
-    );
+    assert.deepEqual(files.map((f) => relative('/x', f.path)).sort(), [
+      'src/types/example.com/v1/gadget.ts',
+      'src/types/example.com/v1/widget.ts',
+    ]);
   });
 
   it('names the item of a List that is not a CRD', async () => {
-    const list = 'apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: x}}\n';
+    const list =
+      'apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: x}}\n';
     await assert.rejects(
       renderTypes({ cwd: '/x', from: ['-'], stdin: () => list }),
       /<stdin>:1 \(document 0\) items\[0\]: not a CustomResourceDefinition \(a ConfigMap\)/,
