@@ -62,7 +62,12 @@ if (process.env.KUBEBUILDER_ASSETS) {
 
 const cacheDir =
   process.env.OP_GEN_ENVTEST_DIR ??
-  join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'op-gen', 'envtest', `v${release.kubernetes}`);
+  join(
+    process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'),
+    'op-gen',
+    'envtest',
+    `v${release.kubernetes}`,
+  );
 
 const targets = [
   {
@@ -90,7 +95,9 @@ const targets = [
 ];
 
 if (targets.every((t) => existsSync(join(cacheDir, t.name)))) {
-  process.stdout.write(`setup:envtest: Kubernetes v${release.kubernetes} control plane present in ${cacheDir}; reused\n`);
+  process.stdout.write(
+    `setup:envtest: Kubernetes v${release.kubernetes} control plane present in ${cacheDir}; reused\n`,
+  );
   process.exit(0);
 }
 
@@ -115,7 +122,9 @@ function goBuild(t, tmp) {
     });
     const timer = setInterval(() => {
       const secs = Math.round((Date.now() - started) / 1000);
-      process.stdout.write(`setup:envtest: still building ${t.name} v${t.version} (${secs} s so far, ${t.expected})\n`);
+      process.stdout.write(
+        `setup:envtest: still building ${t.name} v${t.version} (${secs} s so far, ${t.expected})\n`,
+      );
     }, 30_000);
     const stop = () => child.kill('SIGTERM');
     process.once('SIGINT', stop);
@@ -154,4 +163,6 @@ for (const t of targets) {
   process.stdout.write(`setup:envtest: built ${t.name} v${t.version} in ${secs} s (${mb} MB) -> ${out}\n`);
 }
 const total = ((Date.now() - overall) / 1000).toFixed(0);
-process.stdout.write(`setup:envtest: Kubernetes v${release.kubernetes} control plane ready in ${cacheDir} (${total} s)\n`);
+process.stdout.write(
+  `setup:envtest: Kubernetes v${release.kubernetes} control plane ready in ${cacheDir} (${total} s)\n`,
+);
