@@ -6,6 +6,8 @@ import { opGenVersion } from '../version.ts';
 import type { OwnedCrdExtras } from './descriptors.ts';
 import type { BundleInputs, CrdManifest, PolicyRule } from './inputs.ts';
 import type { Located, Manifest } from './manifests.ts';
+import { imageReferenceErrors } from '../k8s-names/image-reference.ts';
+import { isRfc3339 } from '../k8s-names/rfc3339.ts';
 import { isDnsSubdomain, isSemver, isSemverRange } from './semver.ts';
 import { applyLabels } from './kustomize-labels.ts';
 import { managerRbac, supportingManifests } from './supporting.ts';
@@ -50,6 +52,15 @@ function check(options: BundleOptions, inputs: BundleInputs): void {
   }
   if (options.skipRange && !isSemverRange(options.skipRange)) {
     throw new OpGenError(`--skip-range ${options.skipRange}: not a semver range (e.g. ">=0.1.0 <0.2.0")`);
+  }
+  if (options.createdAt !== undefined && !isRfc3339(options.createdAt)) {
+    throw new OpGenError(
+      `--created-at ${options.createdAt}: not an RFC 3339 time (e.g. 2026-01-02T15:04:05Z)`,
+    );
+  }
+  const imageErrors = options.image === undefined ? [] : imageReferenceErrors(options.image);
+  if (imageErrors.length > 0) {
+    throw new OpGenError(`--image ${options.image}: ${imageErrors.join('; ')}`);
   }
   if (options.channels.length === 0) throw new OpGenError('--channels: at least one channel');
   if (options.defaultChannel && !options.channels.includes(options.defaultChannel)) {

@@ -19,8 +19,4 @@ export function isSemverRange(value: string): boolean {
 }
 
 /** DNS-1123 subdomain: what metadata.name of most objects must be. */
-export function isDnsSubdomain(value: string): boolean {
-  return (
-    value.length <= 253 && /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/.test(value)
-  );
-}
+export { isDns1123Subdomain as isDnsSubdomain } from '../k8s-names/dns.ts';

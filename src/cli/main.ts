@@ -1,6 +1,7 @@
 import { CommanderError } from 'commander';
 import { OpGenError } from '../errors.ts';
 import type { CommandIo } from './context.ts';
+import { describeEnvironmentError } from './environment-error.ts';
 import { createProgram } from './program.ts';
 
 /** Commander error codes that mean "wrong use of the CLI": exit 2. */
@@ -15,6 +16,17 @@ const USAGE_CODES = new Set([
   'commander.conflictingOption',
 ]);
 
+/**
+ * `op-gen help generate crd` is `op-gen generate crd --help`: commander's help command reads only its
+ * first operand and would print `generate`'s help.
+ */
+function helpAsFlag(argv: readonly string[]): string[] {
+  if (argv[0] === 'help' && argv.length > 2 && argv.slice(1).every((a) => !a.startsWith('-'))) {
+    return [...argv.slice(1), '--help'];
+  }
+  return [...argv];
+}
+
 /** Runs the CLI and returns the exit code; never calls process.exit itself. */
 export async function main(argv: readonly string[], io: Partial<CommandIo> = {}): Promise<number> {
   const fullIo: CommandIo = {
@@ -24,7 +36,7 @@ export async function main(argv: readonly string[], io: Partial<CommandIo> = {})
   };
   const program = createProgram(fullIo);
   try {
-    await program.parseAsync([...argv], { from: 'user' });
+    await program.parseAsync(helpAsFlag(argv), { from: 'user' });
     return 0;
   } catch (err) {
     if (err instanceof CommanderError) {
@@ -35,6 +47,11 @@ export async function main(argv: readonly string[], io: Partial<CommandIo> = {})
     if (err instanceof OpGenError) {
       fullIo.stderr.write(`op-gen: ${err.message}\n`);
       return err.exitCode;
+    }
+    const environment = describeEnvironmentError(err, fullIo.cwd);
+    if (environment !== undefined) {
+      fullIo.stderr.write(`op-gen: ${environment}\n`);
+      return 1;
     }
     fullIo.stderr.write(
       `op-gen: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,

@@ -27,15 +27,18 @@ export function createProgram(io: CommandIo): Command {
   for (const command of generateCommands) command.register(generate, io);
 
   // Subcommands inherit output, suggestions and exit handling.
-  const inherit = (cmd: Command): void => {
+  const inherit = (cmd: Command, path: string): void => {
     for (const sub of cmd.commands) {
       sub.copyInheritedSettings(cmd);
+      const subPath = `${path} ${sub.name()}`;
+      // A usage error points at the help of the command that was misused.
+      sub.showHelpAfterError(`(run ${subPath} --help for usage)`);
       // --cwd stays usable after the subcommand name (`op-gen generate crd --cwd dir`).
       if (!sub.options.some((o) => o.long === '--cwd'))
         sub.option('--cwd <dir>', 'run as if op-gen was started in <dir>');
-      inherit(sub);
+      inherit(sub, subPath);
     }
   };
-  inherit(program);
+  inherit(program, 'op-gen');
   return program;
 }

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { RequestOptions } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { KubeConfigNotFoundError } from './kubeconfig-check.ts';
 
 /** What a request to the API server needs: where, how to trust it, how to authenticate. */
 export interface Credentials {
@@ -78,7 +79,9 @@ export function childProcessSource(options: { context?: string; refreshMs?: numb
           { maxBuffer: 4 * 1024 * 1024, timeout: 60_000 },
           (err, stdout, stderr) => {
             if (err) {
-              reject(new Error(`could not load the kubeconfig: ${stderr.trim() || err.message}`));
+              // Exit code 3: the child found no kubeconfig to load (its stderr is the one-line reason).
+              if (err.code === 3) reject(new KubeConfigNotFoundError(stderr.trim()));
+              else reject(new Error(`could not load the kubeconfig: ${stderr.trim() || err.message}`));
               return;
             }
             resolve(JSON.parse(stdout) as Credentials);

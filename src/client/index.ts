@@ -51,3 +51,4 @@ export {
   type CredentialSource,
 } from './credentials.ts';
 export type { MergePatch, ApplyConfiguration } from './patch-types.ts';
+export { checkDefaultKubeConfig, KubeConfigNotFoundError } from './kubeconfig-check.ts';

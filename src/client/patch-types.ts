@@ -2,17 +2,19 @@
  * Types of partial objects for typed writes: what a merge patch or a server-side apply body of a kind
  * may hold. Used by the generated typed clients (`op-gen generate client`).
  */
-import type { ApplyObject } from './resource-client.ts';
+import type { ApplyObject, Scalar } from './resource-client.ts';
 
 /**
  * A JSON merge patch (RFC 7386) of `T`: fields optional, `null` deletes a field, arrays are replaced
  * whole (so they keep their full element type).
  */
-export type MergePatch<T> = T extends readonly unknown[]
+export type MergePatch<T> = T extends Scalar
   ? T
-  : T extends object
-    ? { [K in keyof T]?: MergePatch<T[K]> | null }
-    : T;
+  : T extends readonly unknown[]
+    ? T
+    : T extends object
+      ? { [K in keyof T]?: MergePatch<T[K]> | null }
+      : T;
 
 /**
  * A server-side apply configuration of `T`: an `ApplyObject<T>` (only the fields the manager owns) whose

@@ -4,7 +4,15 @@
  */
 import { KubeConfig } from '@kubernetes/client-node';
 import { credentialsFromKubeConfig } from './credentials.ts';
+import { checkDefaultKubeConfig, KubeConfigNotFoundError } from './kubeconfig-check.ts';
 
+try {
+  checkDefaultKubeConfig();
+} catch (err) {
+  if (!(err instanceof KubeConfigNotFoundError)) throw err;
+  process.stderr.write(`${err.message}\n`);
+  process.exit(3);
+}
 const kc = new KubeConfig();
 kc.loadFromDefault();
 const context = process.argv[2];

@@ -1,4 +1,5 @@
 import type { KubernetesObject } from '../api-types/meta.ts';
+import { parseSelector, selectorString } from '../k8s-names/label-selector.ts';
 import { apiVersionOf, collectionPath, objectPath, type Kind } from './kind.ts';
 import type { Query, Transport } from './transport.ts';
 
@@ -12,14 +13,32 @@ export interface ObjectLike {
 }
 
 /**
+ * A value that is never mapped into a partial object. Checked first: a branded scalar of op-gen/api-types
+ * (`int32` is `number & { [tag]?: 'int32' }`) is also an object type, and mapping its keys would
+ * accept `'three'` or `{}` where a number belongs.
+ */
+export type Scalar = string | number | boolean | bigint | symbol | null | undefined;
+
+/**
  * What a server-side apply sends: only the fields this manager owns (apiVersion, kind and
  * metadata.name are needed; everything else may be left out).
  */
-export type ApplyObject<T> = T extends readonly (infer E)[]
-  ? ApplyObject<E>[]
-  : T extends object
-    ? { [K in keyof T]?: ApplyObject<T[K]> }
-    : T;
+export type ApplyObject<T> = T extends Scalar
+  ? T
+  : T extends readonly (infer E)[]
+    ? ApplyObject<E>[]
+    : T extends object
+      ? { [K in keyof T]?: ApplyObject<T[K]> }
+      : T;
+
+/**
+ * A label selector as sent to the API server: parsed and validated as the server does (an invalid one
+ * rejects with a LabelSelectorError before any request) and printed in its canonical form.
+ */
+function serverSelector(selector: string | undefined): string | undefined {
+  if (selector === undefined || selector === '') return undefined;
+  return selectorString(parseSelector(selector)) || undefined;
+}
 
 export interface ObjectKey {
   readonly namespace?: string;
@@ -161,13 +180,13 @@ export class ResourceClient<T extends ObjectLike> {
     });
   }
 
-  list(options: ListOptions = {}): Promise<ObjectList<T>> {
+  async list(options: ListOptions = {}): Promise<ObjectList<T>> {
     return this.transport.request<ObjectList<T>>({
       method: 'GET',
       path: collectionPath(this.kind, options.namespace),
       query: {
         ...options.extraQuery,
-        labelSelector: options.labelSelector,
+        labelSelector: serverSelector(options.labelSelector),
         fieldSelector: options.fieldSelector,
         limit: options.limit,
         continue: options.continue,
@@ -193,7 +212,7 @@ export class ResourceClient<T extends ObjectLike> {
    * Streams watch events until the server ends the watch or the signal aborts. Resolves when the
    * stream ends; the caller resumes from the last resourceVersion it saw.
    */
-  watch(options: WatchOptions, onEvent: (event: WatchEvent<T>) => void): Promise<void> {
+  async watch(options: WatchOptions, onEvent: (event: WatchEvent<T>) => void): Promise<void> {
     return this.transport.stream(
       {
         method: 'GET',
@@ -201,7 +220,7 @@ export class ResourceClient<T extends ObjectLike> {
         query: {
           ...options.extraQuery,
           watch: true,
-          labelSelector: options.labelSelector,
+          labelSelector: serverSelector(options.labelSelector),
           fieldSelector: options.fieldSelector,
           resourceVersion: options.resourceVersion,
           allowWatchBookmarks: options.allowWatchBookmarks,

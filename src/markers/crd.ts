@@ -435,7 +435,7 @@ export const crdMarkerSpecs: readonly Spec[] = [
     name: 'plural',
     targets: ['type'],
     value: str('the plural, lower case', true),
-    help: 'The resource (plural) name; default: the lower-cased kind made plural by English rules.',
+    help: "The resource (plural) name; default: the lower-cased kind made plural by English rules (kubebuilder's, from the flect library).",
     controllerGen: '+kubebuilder:resource:path',
     effect: { on: 'kind' },
   },

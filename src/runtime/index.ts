@@ -70,6 +70,17 @@ export {
   type AuthDecision,
   type UserInfo,
 } from './metrics-auth.ts';
-export { labelMatcher, parseLabelSelector, type LabelSelector } from './label-selector.ts';
+export {
+  compileSelector,
+  labelMatcher,
+  parseLabelSelector,
+  type CompiledSelector,
+  type LabelSelector,
+} from './label-selector.ts';
+export {
+  LabelSelectorError,
+  type Requirement as LabelSelectorRequirement,
+} from '../k8s-names/label-selector.ts';
 export * from '../client/index.ts';
 export * from './webhook/index.ts';
+export { exitOnStartupError } from './startup-error.ts';

@@ -3,6 +3,7 @@ import type { ObjectLike, ResourceClient, WatchEvent } from '../client/resource-
 import type { Query } from '../client/transport.ts';
 import { realClock, type Clock } from './clock.ts';
 import type { Logger } from './logger.ts';
+import { labelSelectorString } from './label-selector.ts';
 import { keyOf, objectKey } from './object-key.ts';
 
 export interface InformerHandlers<T> {
@@ -66,9 +67,13 @@ export class Informer<T extends ObjectLike> {
   /** Counts, for tests and metrics. */
   readonly stats = { lists: 0, watches: 0, relists: 0, events: 0 };
 
+  /** The selector as the API server is sent it, parsed and validated once here. */
+  private readonly selectorQuery: string | undefined;
+
   constructor(client: ResourceClient<T>, options: InformerOptions<T>) {
     this.client = client;
     this.options = options;
+    this.selectorQuery = labelSelectorString(options.labelSelector);
     this.clock = options.clock ?? realClock;
     this.listParams = options.listParams;
   }
@@ -184,7 +189,7 @@ export class Informer<T extends ObjectLike> {
     const list = await this.client.listAll({
       ...(extraQuery ? { extraQuery } : {}),
       ...(this.options.namespace ? { namespace: this.options.namespace } : {}),
-      ...(this.options.labelSelector ? { labelSelector: this.options.labelSelector } : {}),
+      ...(this.selectorQuery ? { labelSelector: this.selectorQuery } : {}),
       limit: this.options.pageSize ?? 500,
     });
     const seen = new Set<string>();
@@ -232,7 +237,7 @@ export class Informer<T extends ObjectLike> {
       {
         ...(extraQuery ? { extraQuery } : {}),
         ...(this.options.namespace ? { namespace: this.options.namespace } : {}),
-        ...(this.options.labelSelector ? { labelSelector: this.options.labelSelector } : {}),
+        ...(this.selectorQuery ? { labelSelector: this.selectorQuery } : {}),
         ...(this.resourceVersion ? { resourceVersion: this.resourceVersion } : {}),
         allowWatchBookmarks: true,
         // Spread reconnects of many informers, like client-go (5-10 min).

@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import { Server as HttpsServer } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { childProcessSource } from '../client/credentials.ts';
+import { checkDefaultKubeConfig } from '../client/kubeconfig-check.ts';
 import type { Kind } from '../client/kind.ts';
 import type { ObjectLike } from '../client/resource-client.ts';
 import { Transport, type ResponseObserver } from '../client/transport.ts';
@@ -165,6 +166,7 @@ export class Manager implements BuilderHost {
       userAgent: 'op-gen-manager',
       ...(options.onResponse ? { onResponse: options.onResponse } : {}),
     };
+    if (!options.kubeConfig) checkDefaultKubeConfig();
     const transport = options.kubeConfig
       ? await Transport.fromKubeConfig(options.kubeConfig, transportOptions)
       : await Transport.fromSource(

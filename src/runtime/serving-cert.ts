@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { createSecureContext } from 'node:tls';
+import { isDns1123Subdomain } from '../k8s-names/dns.ts';
 import { realClock, type Clock, type TimerHandle } from './clock.ts';
 import type { Logger } from './logger.ts';
 import type { ServingCertificate } from './servers.ts';
@@ -10,9 +11,6 @@ import type { ServingCertificate } from './servers.ts';
 /** The file names in a certificate directory: a cert-manager or `kubernetes.io/tls` Secret's keys. */
 export const CERT_FILE = 'tls.crt';
 export const KEY_FILE = 'tls.key';
-
-/** A DNS-1123 subdomain: what a host name must be to go into the certificate (a pod name is). */
-const DNS_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 /** How long a generated certificate is valid: one year, as controller-runtime's. */
 const SELF_SIGNED_VALIDITY_MS = 365 * 24 * 3600_000;
@@ -27,7 +25,7 @@ export async function selfSignedCertificate(clock: Clock = realClock): Promise<S
   const { generate } = await import('selfsigned');
   const notBeforeDate = new Date(clock.now() - 60_000);
   const host = hostname().toLowerCase();
-  const dnsNames = DNS_NAME.test(host) && host !== 'localhost' ? ['localhost', host] : ['localhost'];
+  const dnsNames = isDns1123Subdomain(host) && host !== 'localhost' ? ['localhost', host] : ['localhost'];
   const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
     keyType: 'ec',
     curve: 'P-256',

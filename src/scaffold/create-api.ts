@@ -64,7 +64,8 @@ async function required(
   if (value !== undefined && value !== '') return value;
   const answer = io.prompt ? await io.prompt(question) : '';
   if (answer) return answer;
-  throw new OpGenError(`missing ${flag}: ${question.toLowerCase()}. Pass ${flag} <value>.`, { exitCode: 2 });
+  const what = question.charAt(0).toLowerCase() + question.slice(1);
+  throw new OpGenError(`missing ${flag}: ${what}. Pass ${flag} <value>.`, { exitCode: 2 });
 }
 
 function readProjectText(root: string, path: string): string {

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { OpGenError, UsageError } from '../errors.ts';
+import { dns1123LabelErrors, isDns1123Label } from '../k8s-names/dns.ts';
 import { writeFilesAtomically } from '../shared/atomic-write.ts';
 import { PROJECT_FILE, renderProjectFile, type ProjectFile } from '../shared/project-file.ts';
 import { LICENSES, licenseHeader, type License } from './boilerplate.ts';
@@ -56,7 +57,19 @@ async function required(
   if (value !== undefined && value !== '') return value;
   const answer = io.prompt ? await io.prompt(question) : '';
   if (answer) return answer;
-  throw new UsageError(`missing ${flag}: ${question.toLowerCase()}. Pass ${flag} <value>.`);
+  const what = question.charAt(0).toLowerCase() + question.slice(1);
+  throw new UsageError(`missing ${flag}: ${what}. Pass ${flag} <value>.`);
+}
+
+/** `My_Dir` -> `my-dir`: a DNS-1123 label close to a directory name, for the error's example. */
+function suggestedName(dirName: string): string {
+  const name = dirName
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 63)
+    .replace(/-+$/, '');
+  return name === '' ? 'memcached-operator' : name;
 }
 
 function checkTargetDir(root: string, force: boolean): void {
@@ -79,7 +92,13 @@ export async function initProject(options: InitOptions, io: ScaffoldIo): Promise
   checkTargetDir(root, options.force ?? false);
 
   const dirName = basename(root);
-  const defaultName = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(dirName) ? dirName : undefined;
+  const defaultName = isDns1123Label(dirName) ? dirName : undefined;
+  if (options.name === undefined && defaultName === undefined && !io.prompt) {
+    throw new UsageError(
+      `the directory name ${JSON.stringify(dirName)} is not a valid project name: ${dns1123LabelErrors(dirName).join('; ')}. ` +
+        `Pass --name <name> (for example --name ${suggestedName(dirName)}).`,
+    );
+  }
   const name = await required(
     options.name ?? defaultName,
     '--name',

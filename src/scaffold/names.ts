@@ -1,4 +1,7 @@
 import { OpGenError } from '../errors.ts';
+import { dns1123LabelErrors, dns1123SubdomainErrors } from '../k8s-names/dns.ts';
+
+export { pluralize } from '../k8s-names/pluralize.ts';
 
 /**
  * Validation of the names a user gives `init` and `create api`, and the derived spellings
@@ -6,8 +9,6 @@ import { OpGenError } from '../errors.ts';
  * the rule and an example of a good value.
  */
 
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const PASCAL_CASE = /^[A-Z][a-zA-Z0-9]*$/;
 const API_VERSION = /^v[1-9][0-9]*((alpha|beta)[1-9][0-9]*)?$/;
 
@@ -17,7 +18,7 @@ function invalid(what: string, value: string, rule: string, example: string): Op
 
 /** A project name is a DNS-1123 label: it names the namespace, the Deployment and the image. */
 export function validateProjectName(name: string): void {
-  if (name.length > 63 || !DNS1123_LABEL.test(name)) {
+  if (dns1123LabelErrors(name).length > 0) {
     throw invalid(
       'project name (--name)',
       name,
@@ -28,7 +29,7 @@ export function validateProjectName(name: string): void {
 }
 
 export function validateDomain(domain: string): void {
-  if (domain.length > 253 || !DNS1123_SUBDOMAIN.test(domain)) {
+  if (dns1123SubdomainErrors(domain).length > 0) {
     throw invalid(
       'domain (--domain)',
       domain,
@@ -40,12 +41,22 @@ export function validateDomain(domain: string): void {
 
 /** The short group (`cache`); with the domain it makes the API group `cache.example.com`. */
 export function validateGroup(group: string, domain: string): void {
-  if (group.length > 63 || !DNS1123_SUBDOMAIN.test(group)) {
+  if (group.length > 63 || dns1123SubdomainErrors(group).length > 0) {
     throw invalid(
       'group (--group)',
       group,
       'it must be a DNS-1123 subdomain: lowercase letters, digits, "-" and "."',
       'cache',
+    );
+  }
+  if (group.includes('.')) {
+    const short = group.endsWith(`.${domain}`) ? group.slice(0, -domain.length - 1) : group.split('.')[0]!;
+    throw invalid(
+      'group (--group)',
+      group,
+      `the group is the short name: the domain (${domain}) comes from op-gen.yaml and is appended, ` +
+        `so this would make the API group ${group}.${domain}`,
+      short || 'cache',
     );
   }
   const full = `${group}.${domain}`;
@@ -74,14 +85,6 @@ export function validateKind(kind: string): void {
       'Memcached',
     );
   }
-}
-
-/** English plural of a kind, lowercased, as kubebuilder's (flect) for regular nouns. */
-export function pluralize(kind: string): string {
-  const lower = kind.toLowerCase();
-  if (/(s|x|z|ch|sh)$/.test(lower)) return `${lower}es`;
-  if (/[^aeiou]y$/.test(lower)) return `${lower.slice(0, -1)}ies`;
-  return `${lower}s`;
 }
 
 /** `MemcachedBackup` -> `memcached-backup`: file names and Kubernetes object names. */

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { ts as TS } from 'ts-morph';
 import { OpGenError } from '../../errors.ts';
+import { isDns1123Subdomain } from '../../k8s-names/dns.ts';
 
 /** A version folder: `src/api/<group>/<version>/` with its groupversion.ts. */
 export interface VersionFolder {
@@ -49,7 +50,6 @@ export function findVersionFolders(cwd: string, apiDir: string): VersionFolder[]
   return folders;
 }
 
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const VERSION = /^v[1-9][0-9]*((alpha|beta)[1-9][0-9]*)?$/;
 
 /** Reads `export const groupVersion = { group, version } as const` from the AST. */
@@ -91,7 +91,7 @@ export function readGroupVersion(
       const { group, version } = values;
       if (group === undefined || version === undefined)
         return fail(init, '`groupVersion` needs string literals `group` and `version`');
-      if (!DNS_SUBDOMAIN.test(group) || !group.includes('.')) {
+      if (!isDns1123Subdomain(group) || !group.includes('.')) {
         return fail(init, `group "${group}" is not a DNS subdomain with a dot (e.g. cache.example.com)`);
       }
       if (!VERSION.test(version))

@@ -8,7 +8,8 @@ import { crdMarkers, type CrdMarker } from '../../markers/crd.ts';
 import type { RawTag, SourceLocation } from '../../markers/index.ts';
 import { findVersionFolders, readGroupVersion } from './discover.ts';
 import { docOf, lineOf } from './doc.ts';
-import { pluralize } from './names.ts';
+import { dns1035LabelErrors } from '../../k8s-names/dns.ts';
+import { pluralize } from '../../k8s-names/pluralize.ts';
 import {
   createApiProgram,
   K8S_STUB_DIR,
@@ -69,8 +70,6 @@ const API_VERSION_DESC =
   'APIVersion defines the versioned schema of this representation of an object.\nServers should convert recognized schemas to the latest internal value, and\nmay reject unrecognized values.\nMore info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources';
 const KIND_DESC =
   'Kind is a string value representing the REST resource this object represents.\nServers may infer this from the endpoint the client submits requests to.\nCannot be updated.\nIn CamelCase.\nMore info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds';
-
-const DNS_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 
 /** Loads the API sources and walks every kind: the shared core of loadApiModel and generateCrds. */
 export async function walkApi(
@@ -225,11 +224,12 @@ function kindVersion(
     ['plural', plural],
     ['singular', singular],
   ] as const) {
-    if (!DNS_LABEL.test(value)) {
+    const errors = dns1035LabelErrors(value);
+    if (errors.length > 0) {
       throw sourceError(
         seed.location,
         kindName,
-        `${what} "${value}" is not a lower-case DNS label`,
+        `${what} "${value}" is not a DNS-1035 label: ${errors.join('; ')}`,
         `Fix @${what}`,
       );
     }

@@ -1,5 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { OpGenError } from '../../errors.ts';
+import { dns1123LabelErrors } from '../../k8s-names/dns.ts';
 import { changedFiles, writeFilesAtomically, type OutputFile } from '../../shared/atomic-write.ts';
 import { ts } from 'ts-morph';
 import { ProblemCollector } from '../../shared/problems.ts';
@@ -47,6 +49,12 @@ export function planRbac(options: GenerateRbacOptions): RbacPlan {
   const project = readProjectFile(options.cwd);
   const roleName = options.roleName ?? project?.rbac?.roleName ?? DEFAULT_ROLE_NAME;
   const namespace = options.namespace ?? (project ? `${project.projectName}-system` : 'system');
+  const namespaceErrors = dns1123LabelErrors(namespace);
+  if (namespaceErrors.length > 0) {
+    throw new OpGenError(
+      `--namespace ${namespace}: a namespace is a DNS-1123 label: ${namespaceErrors.join('; ')}`,
+    );
+  }
   const outputDir = resolve(options.cwd, options.outputDir ?? DEFAULT_OUTPUT_DIR);
   const source = loadSourceProgram(options.cwd, options.paths ?? ['src']);
   const evaluator = new StaticEvaluator(source.checker, (f) => relative(options.cwd, f).split(sep).join('/'));

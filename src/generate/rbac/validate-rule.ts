@@ -1,4 +1,5 @@
 import { OpGenError } from '../../errors.ts';
+import { isDns1123Label, isDns1123Subdomain } from '../../k8s-names/dns.ts';
 import { formatOrigin, type RbacRule } from './rule.ts';
 
 /** The verbs the API server's authorizers and admission plugins act on. */
@@ -20,10 +21,7 @@ export const KNOWN_VERBS: readonly string[] = [
   'sign',
 ];
 
-const DNS_LABEL = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
-const GROUP_RE = new RegExp(`^${DNS_LABEL}(\\.${DNS_LABEL})*$`);
 const RESOURCE_SEGMENT_RE = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
-const NAMESPACE_RE = new RegExp(`^${DNS_LABEL}$`);
 
 export interface ValidateOptions {
   /** Accept `*` in verbs, groups, resources and URLs. */
@@ -84,7 +82,7 @@ function checkVerb(rule: RbacRule, verb: string, options: ValidateOptions): void
 function checkGroup(rule: RbacRule, group: string, options: ValidateOptions): void {
   if (group === '' || group === 'core') return;
   if (group === '*') return wildcard(rule, 'groups', group, options);
-  if (group.length <= 253 && GROUP_RE.test(group)) return;
+  if (isDns1123Subdomain(group)) return;
   fail(
     rule,
     `malformed API group \`${group}\`: a group is a lowercase DNS name such as \`apps\` or ` +
@@ -166,7 +164,7 @@ export function validateRule(rule: RbacRule, options: ValidateOptions): void {
       'resources need `groups=`: write `groups=""` (or `groups=core`) for pods, services, configmaps...',
     );
   }
-  if (rule.namespace !== undefined && !NAMESPACE_RE.test(rule.namespace)) {
+  if (rule.namespace !== undefined && !isDns1123Label(rule.namespace)) {
     fail(rule, `malformed namespace \`${rule.namespace}\`: a namespace is a lowercase DNS label.`);
   }
   if (rule.roleName !== undefined && !/^[a-z0-9]([-a-z0-9.:]*[a-z0-9])?$/.test(rule.roleName)) {

@@ -2,6 +2,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { isApiError } from '../../client/api-error.ts';
 import { defineKind } from '../../client/kind.ts';
 import { ResourceClient } from '../../client/resource-client.ts';
+import { checkDefaultKubeConfig } from '../../client/kubeconfig-check.ts';
 import { Transport } from '../../client/transport.ts';
 import { OpGenError } from '../../errors.ts';
 import { asCrd, type CrdDocument } from './read-crds.ts';
@@ -20,7 +21,10 @@ const CrdKind = defineKind<{ apiVersion?: string; kind?: string; metadata?: { na
  */
 export async function fetchCrdFromCluster(name: string, kubeConfig?: KubeConfig): Promise<CrdDocument> {
   const kc = kubeConfig ?? new KubeConfig();
-  if (!kubeConfig) kc.loadFromDefault();
+  if (!kubeConfig) {
+    checkDefaultKubeConfig();
+    kc.loadFromDefault();
+  }
   const server = kc.getCurrentCluster()?.server ?? 'the current cluster';
   const source = `cluster:${name}`;
   let transport: Transport | undefined;

@@ -88,9 +88,22 @@ export function parseCrdDocuments(text: string, source: string): CrdDocument[] {
     }
     const value: unknown = doc.toJS();
     if (value === null || value === undefined) return;
-    out.push({ source, index, line, crd: asCrd(value, where) });
+    // `kubectl get crd -o yaml` prints a List whose items are the CRDs.
+    const items = listItems(value);
+    if (items === undefined) out.push({ source, index, line, crd: asCrd(value, where) });
+    else
+      items.forEach((item, i) => out.push({ source, index, line, crd: asCrd(item, `${where} items[${i}]`) }));
   });
   return out;
+}
+
+/** The items of a `kind: List` (or `<Kind>List`) document, undefined for any other document. */
+function listItems(value: unknown): unknown[] | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const obj = value as Record<string, unknown>;
+  const kind = obj['kind'];
+  if (typeof kind !== 'string' || !kind.endsWith('List') || !Array.isArray(obj['items'])) return undefined;
+  return obj['items'] as unknown[];
 }
 
 /** Checks that a parsed value is a v1 CRD with what type generation needs. */

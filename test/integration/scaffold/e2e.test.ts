@@ -36,7 +36,9 @@ function runCommand(
   env: NodeJS.ProcessEnv = {},
 ): Promise<Ran> {
   // node:test marks its child processes; a nested `node --test` (the project's own tests) would skip its files.
-  const { NODE_TEST_CONTEXT: _nested, ...parentEnv } = process.env;
+  // Under the README's `npx -y -p node@24 -c '...'`, npm exports the outer call as npm_config_call and a
+  // nested `npx op-gen ...` would fail with EUSAGE (a call and a command): it is not passed on.
+  const { NODE_TEST_CONTEXT: _nested, npm_config_call: _outerCall, ...parentEnv } = process.env;
   return new Promise((resolveRun, reject) => {
     const child = spawn(cmd, args, {
       cwd,

@@ -174,7 +174,7 @@ describe('generated clients compile strict-clean, and misuse does not', { timeou
       const m = /\/\/ TS(\d+):/.exec(line);
       return m ? [[i + 1, Number(m[1])]] : [];
     });
-    assert.equal(expected.length, 7);
+    assert.equal(expected.length, 20);
     const actual = diagnostics
       .filter((d) => basename(d.file) === 'wrong-usage.ts')
       .map((d) => [d.line, d.code]);

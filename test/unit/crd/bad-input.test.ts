@@ -216,7 +216,7 @@ const CASES: BadCase[] = [
   {
     name: 'bad plural',
     file: `import type { ObjectMeta } from 'op-gen';\n/**\n * @kind\n * @plural Things\n */\nexport interface Thing {\n  metadata?: ObjectMeta;\n  spec: { a?: string };\n}\n`,
-    error: /Thing: plural "Things" is not a lower-case DNS label/,
+    error: /Thing: plural "Things" is not a DNS-1035 label: a DNS-1035 label must consist of lower case/,
   },
   {
     name: 'kind marker on a non-kind type',

@@ -28,12 +28,17 @@ describe('scaffold name rules', () => {
 
   it('accepts DNS-1123 subdomain groups and domains', () => {
     validateGroup('cache', 'example.com');
-    validateGroup('batch.jobs', 'example.com');
     validateDomain('example.com');
     for (const bad of ['Cache', 'cache_x', 'cache.', '.cache', '']) {
       assert.throws(() => validateGroup(bad, 'example.com'), /invalid group \(--group\).*DNS-1123 subdomain/);
     }
     assert.throws(() => validateDomain('Example.com'), /invalid domain \(--domain\)/);
+    // The domain comes from op-gen.yaml: a group with dots would be appended to it again.
+    assert.throws(
+      () => validateGroup('cache.example.com', 'example.com'),
+      /invalid group \(--group\) "cache.example.com": the group is the short name: the domain \(example.com\) comes from op-gen.yaml.*cache.example.com.example.com \(for example cache\)/,
+    );
+    assert.throws(() => validateGroup('batch.jobs', 'example.com'), /the group is the short name/);
     assert.throws(
       () => validateGroup('a'.repeat(63), `${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}`),
       /longer than 253/,

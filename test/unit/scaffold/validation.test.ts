@@ -50,7 +50,10 @@ describe('op-gen init: bad input is refused and nothing is written', () => {
 
   it('defaults the name to the directory name, and refuses a directory name that is not DNS-1123 without --name', async () => {
     const dir = join(tmp.dir, 'Not_A_Name');
-    await rejectsWith(initProject({ ...base, name: undefined, dir }, quietIo()), /missing --name/);
+    await rejectsWith(
+      initProject({ ...base, name: undefined, dir }, quietIo()),
+      /the directory name "Not_A_Name" is not a valid project name: a lowercase RFC 1123 label.*Pass --name <name> \(for example --name not-a-name\)/,
+    );
     assert.equal(existsSync(dir), false);
     const good = join(tmp.dir, 'dir-named-op');
     const result = await initProject({ ...base, name: undefined, dir: good }, quietIo());

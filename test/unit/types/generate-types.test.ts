@@ -123,6 +123,33 @@ describe('generate types: Kubernetes extensions', () => {
   });
 });
 
+describe('generate types --from -: kubectl get crd -o yaml', () => {
+  it('reads the CRDs of a List (what kubectl prints for several objects)', async () => {
+    const item = (kind: string, plural: string): string =>
+      crdYaml({ type: 'object' })
+        .replace('widgets.example.com', `${plural}.example.com`)
+        .replace('{kind: Widget, plural: widgets}', `{kind: ${kind}, plural: ${plural}}`)
+        .split('\n')
+        .map((line, i) => (i === 0 ? `- ${line}` : `  ${line}`))
+        .join('\n');
+    const list = `apiVersion: v1\nkind: List\nmetadata: {resourceVersion: ""}\nitems:\n${item('Widget', 'widgets')}\n${item('Gadget', 'gadgets')}\n`;
+    const files = await renderTypes({ cwd: '/x', from: ['-'], stdin: () => list });
+    assert.deepEqual(files.map((f) => relative('/x', f.path)).sort(), [
+      'src/types/example.com/v1/gadget.ts',
+      'src/types/example.com/v1/widget.ts',
+    ]);
+  });
+
+  it('names the item of a List that is not a CRD', async () => {
+    const list =
+      'apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: x}}\n';
+    await assert.rejects(
+      renderTypes({ cwd: '/x', from: ['-'], stdin: () => list }),
+      /<stdin>:1 \(document 0\) items\[0\]: not a CustomResourceDefinition \(a ConfigMap\)/,
+    );
+  });
+});
+
 function crdYaml(schema: unknown, extra = ''): string {
   return `${extra}apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
