@@ -96,6 +96,8 @@ export interface WatchOptions {
   /** Server-side timeout of the watch. */
   readonly timeoutSeconds?: number;
   readonly signal?: AbortSignal;
+  /** Called once the server has accepted the watch (status 200), before any event. */
+  readonly onOpen?: () => void;
 }
 
 export interface Scale {
@@ -202,6 +204,7 @@ export class ResourceClient<T extends ObjectLike> {
         ...(options.signal ? { signal: options.signal } : {}),
       },
       (line) => onEvent(JSON.parse(line) as WatchEvent<T>),
+      options.onOpen,
     );
   }
 

@@ -1,7 +1,7 @@
 /**
  * op-gen/runtime: the controller runtime op-gen operators run on. See docs/runtime.md.
  */
-export { Manager, type ManagerOptions } from './manager.ts';
+export { Manager, ShutdownDeadlineError, type ManagerOptions } from './manager.ts';
 export { ControllerBuilder, type MapFunction } from './builder.ts';
 export {
   Controller,
@@ -9,12 +9,14 @@ export {
   type ReconcileContext,
   type Result,
   type ControllerOptions,
+  type StopOutcome,
 } from './controller.ts';
+export { isServerUnavailable } from './server-unavailable.ts';
 export type { Request } from './object-key.ts';
 export { keyOf, requestOf, objectKey } from './object-key.ts';
 export { ReconcileClient } from './reconcile-client.ts';
-export { InformerCache } from './cache.ts';
-export { Informer, type InformerHandlers, type InformerOptions } from './informer.ts';
+export { InformerCache, type CacheConnection } from './cache.ts';
+export { Informer, type InformerHandlers, type InformerOptions, type ListWatcher } from './informer.ts';
 export { Lister } from './lister.ts';
 export { builtinKinds } from './builtin-kinds.ts';
 export {

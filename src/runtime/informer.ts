@@ -31,6 +31,9 @@ export function stripManagedFields<T extends ObjectLike>(obj: T): T {
   return obj;
 }
 
+/** What an informer needs of a client: list and watch one kind (ResourceClient; a fake in tests). */
+export type ListWatcher<T extends ObjectLike> = Pick<ResourceClient<T>, 'kind' | 'listAll' | 'watch'>;
+
 class WatchExpired extends Error {}
 
 const MIN_BACKOFF_MS = 800;
@@ -41,6 +44,12 @@ const MAX_BACKOFF_MS = 30_000;
  * resourceVersion with bookmarks; resumes from the last seen resourceVersion after a dropped
  * connection (with backoff); relists on 410 Gone. The store holds the objects as the server sent
  * them: treat them as read-only.
+ *
+ * A relist delivers every listed object to the handlers: new ones as adds, the others as updates
+ * even when their resourceVersion did not change (client-go's Replace does the same), so a
+ * controller re-queues everything after a watch gap instead of waiting for paced retries.
+ * `connected` tells whether the last list or watch reached the server; `onConnected` listeners hear
+ * when it does again after a failure.
  */
 export class Informer<T extends ObjectLike> {
   private readonly store = new Map<string, T>();
@@ -52,13 +61,15 @@ export class Informer<T extends ObjectLike> {
   private syncWaiters: (() => void)[] = [];
   private resyncTimer: ReturnType<typeof setInterval> | undefined;
   private loop: Promise<void> | undefined;
-  private readonly client: ResourceClient<T>;
+  private readonly client: ListWatcher<T>;
+  private connectedNow = false;
+  private readonly connectionListeners = new Set<() => void>();
   private readonly options: InformerOptions<T>;
   private readonly clock: Clock;
   /** Counts, for tests and metrics. */
   readonly stats = { lists: 0, watches: 0, relists: 0, events: 0 };
 
-  constructor(client: ResourceClient<T>, options: InformerOptions<T>) {
+  constructor(client: ListWatcher<T>, options: InformerOptions<T>) {
     this.client = client;
     this.options = options;
     this.clock = options.clock ?? realClock;
@@ -72,6 +83,23 @@ export class Informer<T extends ObjectLike> {
 
   get hasSynced(): boolean {
     return this.synced;
+  }
+
+  /** Whether the last list or watch request reached the server (false while it is unreachable). */
+  get connected(): boolean {
+    return this.connectedNow;
+  }
+
+  /** Calls `listener` each time the informer reaches the server again after a failure. */
+  onConnected(listener: () => void): () => void {
+    this.connectionListeners.add(listener);
+    return () => this.connectionListeners.delete(listener);
+  }
+
+  private setConnected(connected: boolean): void {
+    if (this.connectedNow === connected) return;
+    this.connectedNow = connected;
+    if (connected) for (const l of [...this.connectionListeners]) l();
   }
 
   /** Resolves once the first list is in the store. */
@@ -128,6 +156,7 @@ export class Informer<T extends ObjectLike> {
           continue;
         }
         failures++;
+        this.setConnected(false);
         const delay =
           Math.min(MAX_BACKOFF_MS, MIN_BACKOFF_MS * 2 ** (failures - 1)) * (0.5 + Math.random() / 2);
         log.warn('list/watch failed; retrying', {
@@ -160,7 +189,7 @@ export class Informer<T extends ObjectLike> {
       const obj = transform ? transform(item) : item;
       const key = objectKey(obj);
       seen.add(key);
-      this.upsert(key, obj);
+      this.upsert(key, obj, true);
     }
     for (const [key, old] of this.store) {
       if (!seen.has(key)) {
@@ -169,18 +198,20 @@ export class Informer<T extends ObjectLike> {
       }
     }
     this.resourceVersion = list.metadata.resourceVersion;
+    this.setConnected(true);
     if (!this.synced) {
       this.synced = true;
       for (const w of this.syncWaiters.splice(0)) w();
     }
   }
 
-  private upsert(key: string, obj: T): void {
+  /** Stores `obj`; `listed`: from a (re)list, delivered as an update even when unchanged. */
+  private upsert(key: string, obj: T, listed = false): void {
     const old = this.store.get(key);
     this.store.set(key, obj);
     if (old === undefined) {
       for (const h of this.handlers) h.onAdd?.(obj);
-    } else if (old.metadata?.resourceVersion !== obj.metadata?.resourceVersion) {
+    } else if (listed || old.metadata?.resourceVersion !== obj.metadata?.resourceVersion) {
       for (const h of this.handlers) h.onUpdate?.(old, obj);
     }
   }
@@ -194,6 +225,7 @@ export class Informer<T extends ObjectLike> {
         ...(this.options.labelSelector ? { labelSelector: this.options.labelSelector } : {}),
         ...(this.resourceVersion ? { resourceVersion: this.resourceVersion } : {}),
         allowWatchBookmarks: true,
+        onOpen: () => this.setConnected(true),
         // Spread reconnects of many informers, like client-go (5-10 min).
         timeoutSeconds: 300 + Math.floor(Math.random() * 300),
         signal: this.abort.signal,

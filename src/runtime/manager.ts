@@ -78,6 +78,17 @@ export interface ManagerOptions {
   readonly onResponse?: ResponseObserver;
 }
 
+/** start() rejects with this when reconciles had to be aborted at the shutdown deadline. */
+export class ShutdownDeadlineError extends Error {
+  readonly aborted: number;
+
+  constructor(aborted: number, graceMs: number) {
+    super(`${aborted} reconcile(s) still running ${graceMs} ms after shutdown began were aborted`);
+    this.name = 'ShutdownDeadlineError';
+    this.aborted = aborted;
+  }
+}
+
 /**
  * Runs controllers: one KubeConfig, a shared informer cache, health and metrics servers, leader
  * election, and graceful shutdown. `await mgr.start()` resolves when the manager has stopped.
@@ -102,6 +113,8 @@ export class Manager implements BuilderHost {
   private readyResolve: () => void = () => {};
   private stoppedResolve: () => void = () => {};
   private stoppedReject: (err: Error) => void = () => {};
+  /** Why start() rejects once stopped (leadership lost, reconciles aborted at the deadline). */
+  private failure: Error | undefined;
   private signalHandler: (() => void) | undefined;
   /** Resolves once caches are synced and workers run (after leadership, when enabled). */
   readonly ready: Promise<void>;
@@ -164,6 +177,7 @@ export class Manager implements BuilderHost {
       logger: this.log,
       metrics: this.metrics,
       options,
+      cache: this.cache,
     });
   }
 
@@ -189,7 +203,11 @@ export class Manager implements BuilderHost {
     return this.elector ? this.elector.isLeader : this.started;
   }
 
-  /** Runs until stop() or SIGTERM/SIGINT; rejects if leadership is lost. */
+  /**
+   * Runs until stop() or SIGTERM/SIGINT; rejects if leadership is lost, or if reconciles were still
+   * running at the shutdown deadline and had to be aborted (so the process exits non-zero and an
+   * orchestrator's logs show it).
+   */
   async start(): Promise<void> {
     const stopped = new Promise<void>((resolve, reject) => {
       this.stoppedResolve = resolve;
@@ -215,8 +233,8 @@ export class Manager implements BuilderHost {
         const outcome = await this.elector!.holdLeadership();
         if (outcome === 'lost') {
           this.metrics.leader.set({ name: le.id }, 0);
+          this.failure ??= new Error('leader election lost');
           await this.stop();
-          this.stoppedReject(new Error('leader election lost'));
         }
       });
     } else {
@@ -300,15 +318,24 @@ export class Manager implements BuilderHost {
         process.off('SIGINT', this.signalHandler);
       }
       const grace = this.options.gracefulShutdownTimeoutMs ?? 30_000;
-      await Promise.all(this.controllers.map((c) => c.stop(grace)));
+      const outcomes = await Promise.all(this.controllers.map((c) => c.stop(grace)));
+      const aborted = outcomes.reduce((n, o) => n + o.aborted, 0);
       await this.recorder.flush();
       await this.cache.stop();
       await this.elector?.release();
       this.certificateDir?.stop();
       await Promise.all(this.servers.map((s) => close(s)));
       this.transport.close();
+      if (aborted > 0) {
+        this.log.error('reconciles were aborted at the shutdown deadline', {
+          aborted,
+          gracefulShutdownTimeoutMs: grace,
+        });
+        this.failure ??= new ShutdownDeadlineError(aborted, grace);
+      }
       this.log.info('manager stopped');
-      this.stoppedResolve();
+      if (this.failure) this.stoppedReject(this.failure);
+      else this.stoppedResolve();
     })();
     return this.stopping;
   }
