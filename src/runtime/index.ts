@@ -53,6 +53,14 @@ export {
   type FinalizeOutcome,
 } from './finalizers.ts';
 export { setControllerReference, controllerOf } from './owner-references.ts';
+export {
+  actionRequired,
+  reportFailure,
+  ownershipConflict,
+  type ActionRequired,
+  type ReportFailureOptions,
+  type WithConditions,
+} from './failures.ts';
 export { Expectations } from './expectations.ts';
 export { specHash, withSpecHash, specDrifted, stableJson, SPEC_HASH_ANNOTATION } from './spec-hash.ts';
 export { createOrUpdate, type OperationResult } from './create-or-update.ts';
