@@ -31,7 +31,7 @@ export function actionRequired(err: unknown): ActionRequired | undefined {
 
 /** An object whose status carries conditions (metav1.Condition). */
 export type WithConditions = ObjectLike & {
-  status?: { conditions?: Condition[] } & Record<string, unknown>;
+  status?: { conditions?: Condition[] };
   metadata?: ObjectLike['metadata'] & { generation?: number };
 };
 
