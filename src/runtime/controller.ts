@@ -65,6 +65,9 @@ export interface StopOutcome {
   readonly aborted: number;
 }
 
+/** How long a parked key waits at most when the cache does not report reconnecting. */
+const PARKED_RETRY_MS = 5_000;
+
 /**
  * Workers pulling keys from a rate-limited queue and calling the reconciler, as controller-runtime's
  * internal controller does: errors back off per key, a Conflict (stale cache) is an expected retry,
@@ -74,7 +77,8 @@ export interface StopOutcome {
  * failures would drain its shared 10 qps bucket and push every retry tens of seconds past the
  * server's return. So a failure that says the server is unavailable (socket error, 5xx) while the
  * cache is disconnected parks its key instead; parked keys are queued again (without a token) when
- * the cache reconnects, and the relist that follows a watch gap queues every object anyway.
+ * the cache reconnects, or every few seconds while it stays disconnected, and the relist that
+ * follows a watch gap queues every object anyway.
  */
 export class Controller<T> {
   readonly name: string;
@@ -85,6 +89,7 @@ export class Controller<T> {
   private readonly labels: { controller: string };
   private inFlight = 0;
   private readonly parked = new Set<string>();
+  private parkTimer: ReturnType<typeof setTimeout> | undefined;
   private unsubscribe: (() => void) | undefined;
 
   constructor(deps: ControllerDeps<T>) {
@@ -121,9 +126,23 @@ export class Controller<T> {
     this.deps.logger.info('starting workers', { controller: this.name, workers: n });
   }
 
+  private park(key: string): void {
+    this.parked.add(key);
+    // A fallback for a cache that stays disconnected (or reconnects unnoticed): retry anyway.
+    if (!this.parkTimer) {
+      this.parkTimer = setTimeout(() => {
+        this.parkTimer = undefined;
+        this.unpark();
+      }, PARKED_RETRY_MS);
+      this.parkTimer.unref();
+    }
+  }
+
   private unpark(): void {
+    if (this.parkTimer) clearTimeout(this.parkTimer);
+    this.parkTimer = undefined;
     if (this.parked.size === 0) return;
-    this.deps.logger.info('API server reachable again; requeueing reconciles that waited for it', {
+    this.deps.logger.info('requeueing reconciles that waited for the API server', {
       controller: this.name,
       count: this.parked.size,
     });
@@ -137,6 +156,7 @@ export class Controller<T> {
    */
   async stop(deadlineMs: number): Promise<StopOutcome> {
     this.unsubscribe?.();
+    if (this.parkTimer) clearTimeout(this.parkTimer);
     this.parked.clear();
     const drained = this.queue.shutDownWithDrain();
     const late = await raceTimeout(
@@ -220,7 +240,7 @@ export class Controller<T> {
       if (isServerUnavailable(err) && cache && !cache.connected && !this.queue.isShuttingDown) {
         // An outage: retrying before the server is back only burns rate-limiter tokens.
         log.debug('API server unavailable; the reconcile waits for the cache to reconnect', { error: err });
-        this.parked.add(key);
+        this.park(key);
         return;
       }
       if (isConflict(err)) {

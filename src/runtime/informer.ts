@@ -3,6 +3,7 @@ import type { ObjectLike, ResourceClient, WatchEvent } from '../client/resource-
 import { realClock, type Clock } from './clock.ts';
 import type { Logger } from './logger.ts';
 import { keyOf, objectKey } from './object-key.ts';
+import { isServerUnavailable } from './server-unavailable.ts';
 
 export interface InformerHandlers<T> {
   onAdd?(obj: T): void;
@@ -38,6 +39,12 @@ class WatchExpired extends Error {}
 
 const MIN_BACKOFF_MS = 800;
 const MAX_BACKOFF_MS = 30_000;
+/**
+ * While the server cannot be reached (connection refused or reset, 5xx) retries stay at most this far
+ * apart: a refused connection costs the server nothing, and the controllers wait for this informer
+ * to reconnect, so a 30 s backoff would become 30 s of recovery after an outage.
+ */
+const MAX_UNREACHABLE_BACKOFF_MS = 2_000;
 
 /**
  * A reflector and its store for one kind: lists (paginated), then watches from the list's
@@ -48,8 +55,8 @@ const MAX_BACKOFF_MS = 30_000;
  * A relist delivers every listed object to the handlers: new ones as adds, the others as updates
  * even when their resourceVersion did not change (client-go's Replace does the same), so a
  * controller re-queues everything after a watch gap instead of waiting for paced retries.
- * `connected` tells whether the last list or watch reached the server; `onConnected` listeners hear
- * when it does again after a failure.
+ * `connected` is false while list and watch fail because the server is unreachable (socket errors,
+ * 5xx), true again once one of them gets through; `onConnected` listeners hear when it does.
  */
 export class Informer<T extends ObjectLike> {
   private readonly store = new Map<string, T>();
@@ -85,7 +92,7 @@ export class Informer<T extends ObjectLike> {
     return this.synced;
   }
 
-  /** Whether the last list or watch request reached the server (false while it is unreachable). */
+  /** False while list and watch fail because the server is unreachable; true once one gets through. */
   get connected(): boolean {
     return this.connectedNow;
   }
@@ -156,9 +163,10 @@ export class Informer<T extends ObjectLike> {
           continue;
         }
         failures++;
-        this.setConnected(false);
-        const delay =
-          Math.min(MAX_BACKOFF_MS, MIN_BACKOFF_MS * 2 ** (failures - 1)) * (0.5 + Math.random() / 2);
+        const unreachable = isServerUnavailable(err);
+        if (unreachable) this.setConnected(false);
+        const cap = unreachable ? MAX_UNREACHABLE_BACKOFF_MS : MAX_BACKOFF_MS;
+        const delay = Math.min(cap, MIN_BACKOFF_MS * 2 ** (failures - 1)) * (0.5 + Math.random() / 2);
         log.warn('list/watch failed; retrying', {
           kind: this.client.kind.kind,
           error: err,
