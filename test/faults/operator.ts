@@ -71,13 +71,21 @@ export class OperatorProcess {
 
   static async start(
     project: ScaffoldedProject,
-    options: { name: string; namespace: string; kubeconfig: string; leaderElect?: boolean },
+    options: {
+      name: string;
+      namespace: string;
+      kubeconfig: string;
+      leaderElect?: boolean;
+      /** The program and its first arguments; default the scaffolded project's `node src/main.ts`. */
+      command?: readonly string[];
+    },
   ): Promise<OperatorProcess> {
     const metricsPort = await freePort();
     const logFile = join(project.dir, `${options.name}.log`);
     const fd = openSync(logFile, 'a');
+    const [cmd, ...first] = options.command ?? [process.execPath, 'src/main.ts'];
     const args = [
-      'src/main.ts',
+      ...first,
       `--metrics-bind-address=127.0.0.1:${metricsPort}`,
       '--metrics-secure=false',
       '--health-probe-bind-address=0',
@@ -85,7 +93,7 @@ export class OperatorProcess {
       '--log-level=info',
       ...(options.leaderElect ? ['--leader-elect'] : []),
     ];
-    const child = spawn(process.execPath, args, {
+    const child = spawn(cmd!, args, {
       cwd: project.dir,
       env: {
         PATH: process.env.PATH ?? '',
