@@ -190,3 +190,71 @@ describe('Controller.stop', () => {
     assert.equal(sawAbort, true);
   });
 });
+
+describe('Manager shutdown', () => {
+  it('start() rejects with ShutdownDeadlineError when reconciles are aborted at the deadline', async () => {
+    const { KubeConfig } = await import('@kubernetes/client-node');
+    const { Manager, ShutdownDeadlineError } = await import('../../../src/runtime/manager.ts');
+    const kc = new KubeConfig();
+    kc.loadFromOptions({
+      clusters: [{ name: 'c', server: 'https://127.0.0.1:1', skipTLSVerify: true }],
+      users: [{ name: 'u', token: 't' }],
+      contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+      currentContext: 'x',
+    });
+    const mgr = await Manager.create({
+      kubeConfig: kc,
+      metricsBindAddress: '0',
+      healthProbeBindAddress: '0',
+      handleSignals: false,
+      gracefulShutdownTimeoutMs: 20,
+      logger: quiet,
+    });
+    let running = false;
+    const c = mgr.newController<ObjectLike>(
+      'hangs',
+      Thing,
+      {
+        reconcile: (ctx) =>
+          new Promise<void>((resolve) => {
+            running = true;
+            ctx.signal.addEventListener('abort', () => resolve());
+          }),
+      },
+      {},
+    );
+    mgr.register(c as Controller<unknown>);
+    const started = mgr.start();
+    await mgr.ready;
+    c.enqueue('ns/a');
+    await until('the reconcile runs', () => running);
+    await mgr.stop();
+    await assert.rejects(
+      started,
+      (err: unknown) => err instanceof ShutdownDeadlineError && err.aborted === 1,
+    );
+  });
+
+  it('start() resolves when every reconcile finished in time', async () => {
+    const { KubeConfig } = await import('@kubernetes/client-node');
+    const { Manager } = await import('../../../src/runtime/manager.ts');
+    const kc = new KubeConfig();
+    kc.loadFromOptions({
+      clusters: [{ name: 'c', server: 'https://127.0.0.1:1', skipTLSVerify: true }],
+      users: [{ name: 'u', token: 't' }],
+      contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+      currentContext: 'x',
+    });
+    const mgr = await Manager.create({
+      kubeConfig: kc,
+      metricsBindAddress: '0',
+      healthProbeBindAddress: '0',
+      handleSignals: false,
+      logger: quiet,
+    });
+    const started = mgr.start();
+    await mgr.ready;
+    await mgr.stop();
+    await started;
+  });
+});
