@@ -1,4 +1,4 @@
-import { isGone } from '../client/api-error.ts';
+import { isApiError, isGone } from '../client/api-error.ts';
 import type { ObjectLike, ResourceClient, WatchEvent } from '../client/resource-client.ts';
 import { realClock, type Clock } from './clock.ts';
 import type { Logger } from './logger.ts';
@@ -40,8 +40,8 @@ class WatchExpired extends Error {}
 const MIN_BACKOFF_MS = 800;
 const MAX_BACKOFF_MS = 30_000;
 /**
- * While the server cannot be reached (connection refused or reset, 5xx) retries stay at most this far
- * apart: a refused connection costs the server nothing, and the controllers wait for this informer
+ * While the server cannot be reached (connection refused or reset, 5xx), or answers 404 / 429 (a
+ * restarted server not serving the CRD yet, or overloaded), retries stay at most this far apart: a refused connection costs the server nothing, and the controllers wait for this informer
  * to reconnect, so a 30 s backoff would become 30 s of recovery after an outage.
  */
 const MAX_UNREACHABLE_BACKOFF_MS = 2_000;
@@ -165,7 +165,11 @@ export class Informer<T extends ObjectLike> {
         failures++;
         const unreachable = isServerUnavailable(err);
         if (unreachable) this.setConnected(false);
-        const cap = unreachable ? MAX_UNREACHABLE_BACKOFF_MS : MAX_BACKOFF_MS;
+        // Right after an API server restart, custom resources answer 404 until their CRDs are
+        // served again, and an overloaded server answers 429: retry those as fast as an outage.
+        const transient =
+          unreachable || (isApiError(err) && (err.statusCode === 404 || err.statusCode === 429));
+        const cap = transient ? MAX_UNREACHABLE_BACKOFF_MS : MAX_BACKOFF_MS;
         const delay = Math.min(cap, MIN_BACKOFF_MS * 2 ** (failures - 1)) * (0.5 + Math.random() / 2);
         log.warn('list/watch failed; retrying', {
           kind: this.client.kind.kind,

@@ -90,7 +90,7 @@ export class OperatorProcess {
       '--metrics-secure=false',
       '--health-probe-bind-address=0',
       `--watch-namespace=${options.namespace}`,
-      '--log-level=info',
+      `--log-level=${process.env.OP_GEN_FAULTS_LOG_LEVEL ?? 'info'}`,
       ...(options.leaderElect ? ['--leader-elect'] : []),
     ];
     const child = spawn(cmd!, args, {

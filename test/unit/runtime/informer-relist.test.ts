@@ -195,4 +195,31 @@ describe('Informer after a watch gap', () => {
     assert.deepEqual(seen.sort(), ['update a@1', 'update b@2']);
     await informer.stop();
   });
+
+  it('retries an unreachable server, and a 404 after its restart, at most 2 s apart', async () => {
+    const lw = new FakeListWatcher();
+    const clock = new FakeClock();
+    const { informer } = recordingInformer(lw, clock);
+    informer.start();
+    await informer.waitForSync();
+    const session = await lw.nextSession(0);
+    let attempts = 0;
+    const original = lw.watch.bind(lw);
+    let answer: () => Error = refused;
+    lw.watch = (options, onEvent) => {
+      attempts++;
+      return lw.down ? Promise.reject(answer()) : original(options, onEvent);
+    };
+    lw.down = true;
+    session.fail(refused());
+    await settle();
+    for (let i = 0; i < 12; i++) {
+      if (i === 6) answer = () => new ApiError(404, 'GET', '/things', { reason: 'NotFound' });
+      const before = attempts;
+      clock.step(2_000);
+      await settle();
+      assert.ok(attempts > before, `attempt ${i}: no retry within 2 s`);
+    }
+    await informer.stop();
+  });
 });
