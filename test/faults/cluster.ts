@@ -126,7 +126,10 @@ export class Cluster {
     await Promise.all(Array.from({ length: concurrency }, worker));
   }
 
-  /** Runs `fn` on each Memcached (by name), `concurrency` at a time, retrying transient failures. */
+  /**
+   * Runs `fn` on each Memcached (by name) that exists, `concurrency` at a time, retrying transient
+   * failures.
+   */
   async eachMemcached(
     namespace: string,
     names: readonly string[],
@@ -137,7 +140,16 @@ export class Cluster {
     const worker = async (): Promise<void> => {
       while (next < names.length) {
         const name = names[next++]!;
-        await retry(async () => fn(await this.memcacheds.get({ namespace, name })));
+        await retry(async () => {
+          let m: Memcached;
+          try {
+            m = await this.memcacheds.get({ namespace, name });
+          } catch (err) {
+            if (isNotFound(err)) return; // not created yet (or deleted): nothing to change
+            throw err;
+          }
+          await fn(m);
+        });
       }
     };
     await Promise.all(Array.from({ length: concurrency }, worker));
