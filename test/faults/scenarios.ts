@@ -256,7 +256,7 @@ export async function userActionFailures(env: FaultEnv, ns: string): Promise<Fig
     return c?.status === 'False' ? c : undefined;
   });
   assert.equal(invalid.reason, 'DeploymentInvalid');
-  assert.match(invalid.message ?? '', /must be no more than 63 characters/);
+  assert.match(invalid.message ?? '', /must be no more than 63 (characters|bytes)/);
   const foreign = await env.cluster.deployments.get({ namespace: ns, name: 'taken' });
   assert.equal(foreign.metadata?.ownerReferences, undefined, 'not adopted');
   assert.deepEqual(
