@@ -82,7 +82,8 @@ export class OperatorProcess {
   ): Promise<OperatorProcess> {
     const metricsPort = await freePort();
     const logFile = join(project.dir, `${options.name}.log`);
-    const fd = openSync(logFile, 'a');
+    // A fresh log per start: a name reused in a later run must not find the earlier run's lines.
+    const fd = openSync(logFile, 'w');
     const [cmd, ...first] = options.command ?? [process.execPath, 'src/main.ts'];
     const args = [
       ...first,
