@@ -320,6 +320,7 @@ export class Manager implements BuilderHost {
       const grace = this.options.gracefulShutdownTimeoutMs ?? 30_000;
       const outcomes = await Promise.all(this.controllers.map((c) => c.stop(grace)));
       const aborted = outcomes.reduce((n, o) => n + o.aborted, 0);
+      this.log.info('controllers stopped', { aborted });
       await this.recorder.flush();
       await this.cache.stop();
       await this.elector?.release();
