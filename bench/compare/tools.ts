@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
@@ -27,9 +28,15 @@ export function controllerGen(): string | undefined {
   return bin;
 }
 
-/** The controller-runtime bench operator (bench/compare/go-operator), built on first use. */
+/**
+ * The controller-runtime bench operator (bench/compare/go-operator), built on first use of its
+ * sources (the binary's name carries a hash of them, so a changed operator is rebuilt).
+ */
 export function goOperator(): string | undefined {
-  const bin = join(cacheBin, 'op-gen-bench-go-operator');
+  const dir = join(ROOT, 'bench/compare/go-operator');
+  const hash = createHash('sha256');
+  for (const f of readdirSync(dir).sort()) hash.update(f).update(readFileSync(join(dir, f)));
+  const bin = join(cacheBin, `op-gen-bench-go-operator-${hash.digest('hex').slice(0, 12)}`);
   if (existsSync(bin)) return bin;
   if (!hasGo()) return undefined;
   console.log('building the controller-runtime bench operator ...');

@@ -121,6 +121,8 @@ export interface WatchOptions {
   readonly signal?: AbortSignal;
   /** More query parameters, e.g. `shardSelector` (KEP-5866). */
   readonly extraQuery?: Query;
+  /** Called once the server has accepted the watch (status 200), before any event. */
+  readonly onOpen?: () => void;
 }
 
 export interface Scale {
@@ -229,6 +231,7 @@ export class ResourceClient<T extends ObjectLike> {
         ...(options.signal ? { signal: options.signal } : {}),
       },
       (line) => onEvent(JSON.parse(line) as WatchEvent<T>),
+      options.onOpen,
     );
   }
 

@@ -167,14 +167,16 @@ export class Transport {
 
   /**
    * A streaming GET (watch): calls onLine for every JSON line until the server closes the stream or
-   * the signal aborts it. Rejects with ApiError when the server refuses the request.
+   * the signal aborts it. Rejects with ApiError when the server refuses the request. `onOpen` is called
+   * once the server has accepted the stream.
    */
-  async stream(req: TransportRequest, onLine: (line: string) => void): Promise<void> {
+  async stream(req: TransportRequest, onLine: (line: string) => void, onOpen?: () => void): Promise<void> {
     const res = await this.open(req, 'application/json', undefined);
     const status = res.statusCode ?? 0;
     this.onResponse?.(req.method, req.path, status);
     if (status >= 400)
       throw new ApiError(status, req.method, req.path, Transport.parse(await Transport.readBody(res)));
+    onOpen?.();
     let rest = '';
     res.setEncoding('utf8');
     try {

@@ -14,13 +14,22 @@ export interface CacheOptions {
   readonly stripManagedFields?: boolean;
 }
 
+/** Whether the cache reaches the API server; what a controller waits on during an outage. */
+export interface CacheConnection {
+  /** True while every informer's last list or watch reached the server. */
+  readonly connected: boolean;
+  /** Calls `listener` each time every informer reaches the server again after a failure. */
+  onConnected(listener: () => void): () => void;
+}
+
 /**
  * The manager's shared informer cache: one informer per kind (per watched namespace when the
  * manager is scoped to a list of namespaces), shared by every controller and the reconcile client.
  */
-export class InformerCache {
+export class InformerCache implements CacheConnection {
   private readonly informers = new Map<string, Informer<ObjectLike>[]>();
   private readonly listParams = new Map<string, () => Query>();
+  private readonly connectionListeners = new Set<() => void>();
   private started = false;
   private readonly transport: Transport;
   private readonly options: CacheOptions;
@@ -48,6 +57,11 @@ export class InformerCache {
             logger: this.options.logger.child({ informer: kind.kind, ...(namespace ? { namespace } : {}) }),
           }),
       );
+      for (const informer of list) {
+        informer.onConnected(() => {
+          if (this.connected) for (const l of [...this.connectionListeners]) l();
+        });
+      }
       this.informers.set(key, list as unknown as Informer<ObjectLike>[]);
       if (this.started) for (const i of list) i.start();
     }
@@ -110,6 +124,15 @@ export class InformerCache {
 
   async waitForSync(): Promise<void> {
     await Promise.all([...this.informers.values()].flat().map((i) => i.waitForSync()));
+  }
+
+  get connected(): boolean {
+    return [...this.informers.values()].flat().every((i) => i.connected);
+  }
+
+  onConnected(listener: () => void): () => void {
+    this.connectionListeners.add(listener);
+    return () => this.connectionListeners.delete(listener);
   }
 
   get hasSynced(): boolean {

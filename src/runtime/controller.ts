@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { isConflict } from '../client/api-error.ts';
 import type { Kind } from '../client/kind.ts';
+import type { CacheConnection } from './cache.ts';
 import type { EventRecorder } from './events.ts';
 import type { Logger } from './logger.ts';
 import type { RuntimeMetrics } from './metrics.ts';
 import { requestOf, type Request } from './object-key.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 import type { ReconcileClient } from './reconcile-client.ts';
+import { isServerUnavailable } from './server-unavailable.ts';
 import { WorkQueue } from './workqueue.ts';
 
 /** What a reconcile asks for next. Returning nothing means done: forget the item's failures. */
@@ -66,12 +68,33 @@ export interface ControllerDeps<T> {
   readonly metrics: RuntimeMetrics;
   readonly options: ControllerOptions;
   readonly gate?: ReconcileGate;
+  /**
+   * The cache the reconciler reads: while it cannot reach the API server, reconciles that fail
+   * because the server is unavailable wait for it to reconnect instead of taking rate-limiter tokens.
+   */
+  readonly cache?: CacheConnection;
 }
+
+/** What Controller.stop reports. */
+export interface StopOutcome {
+  /** Reconciles still running at the shutdown deadline, whose signal was aborted. */
+  readonly aborted: number;
+}
+
+/** How long a parked key waits at most when the cache does not report reconnecting. */
+const PARKED_RETRY_MS = 5_000;
 
 /**
  * Workers pulling keys from a rate-limited queue and calling the reconciler, as controller-runtime's
  * internal controller does: errors back off per key, a Conflict (stale cache) is an expected retry,
  * `requeueAfter` schedules, success forgets the key's failures.
+ *
+ * During an API server outage every reconcile fails at once; retried through the rate limiter, those
+ * failures would drain its shared 10 qps bucket and push every retry tens of seconds past the
+ * server's return. So a failure that says the server is unavailable (socket error, 5xx) while the
+ * cache is disconnected parks its key instead; parked keys are queued again (without a token) when
+ * the cache reconnects, or every few seconds while it stays disconnected, and the relist that
+ * follows a watch gap queues every object anyway.
  */
 export class Controller<T> {
   readonly name: string;
@@ -80,6 +103,10 @@ export class Controller<T> {
   private readonly abort = new AbortController();
   private workers: Promise<void>[] = [];
   private readonly labels: { controller: string };
+  private inFlight = 0;
+  private readonly parked = new Set<string>();
+  private parkTimer: ReturnType<typeof setTimeout> | undefined;
+  private unsubscribe: (() => void) | undefined;
 
   constructor(deps: ControllerDeps<T>) {
     this.deps = deps;
@@ -103,28 +130,71 @@ export class Controller<T> {
     this.queue.add(key);
   }
 
+  /** Keys waiting for the cache to reconnect (see the class comment). */
+  get parkedKeys(): number {
+    return this.parked.size;
+  }
+
   start(): void {
     const n = Math.max(1, this.deps.options.maxConcurrentReconciles ?? 1);
+    this.unsubscribe = this.deps.cache?.onConnected(() => this.unpark());
     this.workers = Array.from({ length: n }, () => this.work());
     this.deps.logger.info('starting workers', { controller: this.name, workers: n });
   }
 
-  /** Stops intake, lets in-flight reconciles finish until the deadline, then aborts their signal. */
-  async stop(deadlineMs: number): Promise<void> {
-    const drained = this.queue.shutDownWithDrain();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timedOut = new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(true), deadlineMs);
+  private park(key: string): void {
+    this.parked.add(key);
+    // A fallback for a cache that stays disconnected (or reconnects unnoticed): retry anyway.
+    if (!this.parkTimer) {
+      this.parkTimer = setTimeout(() => {
+        this.parkTimer = undefined;
+        this.unpark();
+      }, PARKED_RETRY_MS);
+      this.parkTimer.unref();
+    }
+  }
+
+  private unpark(): void {
+    if (this.parkTimer) clearTimeout(this.parkTimer);
+    this.parkTimer = undefined;
+    if (this.parked.size === 0) return;
+    this.deps.logger.info('requeueing reconciles that waited for the API server', {
+      controller: this.name,
+      count: this.parked.size,
     });
-    const late = await Promise.race([drained.then(() => false), timedOut]);
-    clearTimeout(timer);
+    for (const key of this.parked) this.queue.add(key);
+    this.parked.clear();
+  }
+
+  /**
+   * Stops intake, lets in-flight reconciles finish until the deadline, then aborts their signal and
+   * gives them one more second. Leaves no timer behind, so the process can exit at once.
+   */
+  async stop(deadlineMs: number): Promise<StopOutcome> {
+    this.unsubscribe?.();
+    if (this.parkTimer) clearTimeout(this.parkTimer);
+    this.parked.clear();
+    const drained = this.queue.shutDownWithDrain();
+    const late = await raceTimeout(
+      drained.then(() => false),
+      deadlineMs,
+      true,
+    );
+    let aborted = 0;
     if (late) {
+      aborted = this.inFlight;
       this.deps.logger.warn('reconciles still running at the shutdown deadline; aborting them', {
         controller: this.name,
+        aborted,
       });
       this.abort.abort();
     }
-    await Promise.race([Promise.all(this.workers), new Promise((r) => setTimeout(r, 1000))]);
+    await raceTimeout(
+      Promise.all(this.workers).then(() => undefined),
+      1000,
+      undefined,
+    );
+    return { aborted };
   }
 
   private async work(): Promise<void> {
@@ -141,9 +211,11 @@ export class Controller<T> {
         continue;
       }
       this.deps.metrics.activeWorkers.add(this.labels, 1);
+      this.inFlight++;
       try {
         await this.process(key);
       } finally {
+        this.inFlight--;
         this.deps.metrics.activeWorkers.add(this.labels, -1);
         this.queue.done(key);
         gate?.end(key);
@@ -187,6 +259,13 @@ export class Controller<T> {
     } catch (err) {
       outcome = 'error';
       m.reconcileErrors.inc(this.labels);
+      const cache = this.deps.cache;
+      if (isServerUnavailable(err) && cache && !cache.connected && !this.queue.isShuttingDown) {
+        // An outage: retrying before the server is back only burns rate-limiter tokens.
+        log.debug('API server unavailable; the reconcile waits for the cache to reconnect', { error: err });
+        this.park(key);
+        return;
+      }
       if (isConflict(err)) {
         // The cache was behind the server: expected; retry with a fresh read after backoff.
         log.debug('conflict writing a stale object; requeueing', { error: err });
@@ -198,5 +277,18 @@ export class Controller<T> {
       m.reconcileTotal.inc({ ...this.labels, result: outcome });
       m.reconcileTime.observe(this.labels, (performance.now() - started) / 1000);
     }
+  }
+}
+
+/** `promise`'s value, or `onTimeout` after `ms`; the timer is cleared either way. */
+async function raceTimeout<V>(promise: Promise<V>, ms: number, onTimeout: V): Promise<V> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<V>((resolve) => {
+    timer = setTimeout(() => resolve(onTimeout), ms);
+  });
+  try {
+    return await Promise.race([promise, timedOut]);
+  } finally {
+    clearTimeout(timer);
   }
 }

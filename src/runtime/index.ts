@@ -1,7 +1,7 @@
 /**
  * op-gen/runtime: the controller runtime op-gen operators run on. See docs/runtime.md.
  */
-export { Manager, type ManagerOptions } from './manager.ts';
+export { Manager, ShutdownDeadlineError, type ManagerOptions } from './manager.ts';
 export { ControllerBuilder, type MapFunction } from './builder.ts';
 export {
   Controller,
@@ -10,12 +10,14 @@ export {
   type Result,
   type ControllerOptions,
   type ReconcileGate,
+  type StopOutcome,
 } from './controller.ts';
+export { isServerUnavailable } from './server-unavailable.ts';
 export type { Request } from './object-key.ts';
 export { keyOf, requestOf, objectKey } from './object-key.ts';
 export { ReconcileClient } from './reconcile-client.ts';
-export { InformerCache } from './cache.ts';
-export { Informer, type InformerHandlers, type InformerOptions } from './informer.ts';
+export { InformerCache, type CacheConnection } from './cache.ts';
+export { Informer, type InformerHandlers, type InformerOptions, type ListWatcher } from './informer.ts';
 export { Lister } from './lister.ts';
 export { builtinKinds } from './builtin-kinds.ts';
 export {
@@ -52,6 +54,14 @@ export {
   type FinalizeOutcome,
 } from './finalizers.ts';
 export { setControllerReference, controllerOf } from './owner-references.ts';
+export {
+  actionRequired,
+  reportFailure,
+  ownershipConflict,
+  type ActionRequired,
+  type ReportFailureOptions,
+  type WithConditions,
+} from './failures.ts';
 export { Expectations } from './expectations.ts';
 export { specHash, withSpecHash, specDrifted, stableJson, SPEC_HASH_ANNOTATION } from './spec-hash.ts';
 export { createOrUpdate, type OperationResult } from './create-or-update.ts';

@@ -1,10 +1,11 @@
-import { isGone } from '../client/api-error.ts';
+import { isApiError, isGone } from '../client/api-error.ts';
 import type { ObjectLike, ResourceClient, WatchEvent } from '../client/resource-client.ts';
 import type { Query } from '../client/transport.ts';
 import { realClock, type Clock } from './clock.ts';
 import type { Logger } from './logger.ts';
 import { labelSelectorString } from './label-selector.ts';
 import { keyOf, objectKey } from './object-key.ts';
+import { isServerUnavailable } from './server-unavailable.ts';
 
 export interface InformerHandlers<T> {
   onAdd?(obj: T): void;
@@ -38,16 +39,31 @@ export function stripManagedFields<T extends ObjectLike>(obj: T): T {
   return obj;
 }
 
+/** What an informer needs of a client: list and watch one kind (ResourceClient; a fake in tests). */
+export type ListWatcher<T extends ObjectLike> = Pick<ResourceClient<T>, 'kind' | 'listAll' | 'watch'>;
+
 class WatchExpired extends Error {}
 
 const MIN_BACKOFF_MS = 800;
 const MAX_BACKOFF_MS = 30_000;
+/**
+ * While the server cannot be reached (connection refused or reset, 5xx), or answers 404 / 429 (a
+ * restarted server not serving the CRD yet, or overloaded), retries stay at most this far apart: a refused connection costs the server nothing, and the controllers wait for this informer
+ * to reconnect, so a 30 s backoff would become 30 s of recovery after an outage.
+ */
+const MAX_UNREACHABLE_BACKOFF_MS = 2_000;
 
 /**
  * A reflector and its store for one kind: lists (paginated), then watches from the list's
  * resourceVersion with bookmarks; resumes from the last seen resourceVersion after a dropped
  * connection (with backoff); relists on 410 Gone. The store holds the objects as the server sent
  * them: treat them as read-only.
+ *
+ * A relist delivers every listed object to the handlers: new ones as adds, the others as updates
+ * even when their resourceVersion did not change (client-go's Replace does the same), so a
+ * controller re-queues everything after a watch gap instead of waiting for paced retries.
+ * `connected` is false while list and watch fail because the server is unreachable (socket errors,
+ * 5xx), true again once one of them gets through; `onConnected` listeners hear when it does.
  */
 export class Informer<T extends ObjectLike> {
   private readonly store = new Map<string, T>();
@@ -61,7 +77,9 @@ export class Informer<T extends ObjectLike> {
   private loop: Promise<void> | undefined;
   private restartRequested = false;
   private listParams: (() => Query) | undefined;
-  private readonly client: ResourceClient<T>;
+  private readonly client: ListWatcher<T>;
+  private connectedNow = false;
+  private readonly connectionListeners = new Set<() => void>();
   private readonly options: InformerOptions<T>;
   private readonly clock: Clock;
   /** Counts, for tests and metrics. */
@@ -70,7 +88,7 @@ export class Informer<T extends ObjectLike> {
   /** The selector as the API server is sent it, parsed and validated once here. */
   private readonly selectorQuery: string | undefined;
 
-  constructor(client: ResourceClient<T>, options: InformerOptions<T>) {
+  constructor(client: ListWatcher<T>, options: InformerOptions<T>) {
     this.client = client;
     this.options = options;
     this.selectorQuery = labelSelectorString(options.labelSelector);
@@ -102,6 +120,23 @@ export class Informer<T extends ObjectLike> {
 
   get hasSynced(): boolean {
     return this.synced;
+  }
+
+  /** False while list and watch fail because the server is unreachable; true once one gets through. */
+  get connected(): boolean {
+    return this.connectedNow;
+  }
+
+  /** Calls `listener` each time the informer reaches the server again after a failure. */
+  onConnected(listener: () => void): () => void {
+    this.connectionListeners.add(listener);
+    return () => this.connectionListeners.delete(listener);
+  }
+
+  private setConnected(connected: boolean): void {
+    if (this.connectedNow === connected) return;
+    this.connectedNow = connected;
+    if (connected) for (const l of [...this.connectionListeners]) l();
   }
 
   /** Resolves once the first list is in the store. */
@@ -163,8 +198,14 @@ export class Informer<T extends ObjectLike> {
           continue;
         }
         failures++;
-        const delay =
-          Math.min(MAX_BACKOFF_MS, MIN_BACKOFF_MS * 2 ** (failures - 1)) * (0.5 + Math.random() / 2);
+        const unreachable = isServerUnavailable(err);
+        if (unreachable) this.setConnected(false);
+        // Right after an API server restart, custom resources answer 404 until their CRDs are
+        // served again, and an overloaded server answers 429: retry those as fast as an outage.
+        const transient =
+          unreachable || (isApiError(err) && (err.statusCode === 404 || err.statusCode === 429));
+        const cap = transient ? MAX_UNREACHABLE_BACKOFF_MS : MAX_BACKOFF_MS;
+        const delay = Math.min(cap, MIN_BACKOFF_MS * 2 ** (failures - 1)) * (0.5 + Math.random() / 2);
         log.warn('list/watch failed; retrying', {
           kind: this.client.kind.kind,
           error: err,
@@ -198,7 +239,7 @@ export class Informer<T extends ObjectLike> {
       const obj = transform ? transform(item) : item;
       const key = objectKey(obj);
       seen.add(key);
-      this.upsert(key, obj);
+      this.upsert(key, obj, true);
     }
     for (const [key, old] of this.store) {
       if (!seen.has(key)) {
@@ -207,18 +248,20 @@ export class Informer<T extends ObjectLike> {
       }
     }
     this.resourceVersion = list.metadata.resourceVersion;
+    this.setConnected(true);
     if (!this.synced) {
       this.synced = true;
       for (const w of this.syncWaiters.splice(0)) w();
     }
   }
 
-  private upsert(key: string, obj: T): void {
+  /** Stores `obj`; `listed`: from a (re)list, delivered as an update even when unchanged. */
+  private upsert(key: string, obj: T, listed = false): void {
     const old = this.store.get(key);
     this.store.set(key, obj);
     if (old === undefined) {
       for (const h of this.handlers) h.onAdd?.(obj);
-    } else if (old.metadata?.resourceVersion !== obj.metadata?.resourceVersion) {
+    } else if (listed || old.metadata?.resourceVersion !== obj.metadata?.resourceVersion) {
       for (const h of this.handlers) h.onUpdate?.(old, obj);
     }
   }
@@ -240,6 +283,7 @@ export class Informer<T extends ObjectLike> {
         ...(this.selectorQuery ? { labelSelector: this.selectorQuery } : {}),
         ...(this.resourceVersion ? { resourceVersion: this.resourceVersion } : {}),
         allowWatchBookmarks: true,
+        onOpen: () => this.setConnected(true),
         // Spread reconnects of many informers, like client-go (5-10 min).
         timeoutSeconds: 300 + Math.floor(Math.random() * 300),
         signal: this.abort.signal,

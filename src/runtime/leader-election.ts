@@ -40,6 +40,8 @@ function microTime(d: Date): string {
  * Leader election on a coordination.k8s.io/v1 Lease, as client-go's leaderelection does: acquire when
  * the lease is free or expired (judged by the local time since the record last changed), renew every
  * retry period, give up leadership when renewals fail for the renew deadline, release on shutdown.
+ * A standby also watches the Lease, so a release (holder emptied) wakes it at once instead of at its
+ * next retry; the periodic tries stay, for expiry and for a watch that fails.
  */
 export class LeaderElector {
   readonly identity: string;
@@ -55,6 +57,8 @@ export class LeaderElector {
   private stopped = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private wake: (() => void) | undefined;
+  /** Set when a watched Lease change arrived while no sleep was waiting: the next sleep returns at once. */
+  private woken = false;
 
   constructor(transport: Transport, options: LeaderElectionOptions, log: Logger) {
     this.leases = new ResourceClient(transport, builtinKinds.Lease as unknown as Kind<LeaseObject>);
@@ -72,24 +76,90 @@ export class LeaderElector {
   }
 
   private sleep(ms: number): Promise<void> {
+    if (this.woken) {
+      this.woken = false;
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
-      this.wake = resolve;
-      this.timer = setTimeout(resolve, ms * (1 + Math.random() * 0.2));
+      const done = (): void => {
+        clearTimeout(this.timer);
+        this.wake = undefined;
+        resolve();
+      };
+      this.wake = done;
+      this.timer = setTimeout(done, ms * (1 + Math.random() * 0.2));
     });
+  }
+
+  /** Ends the current sleep now (or the next one, if none is running). */
+  private wakeUp(): void {
+    if (this.wake) this.wake();
+    else this.woken = true;
   }
 
   /** Resolves once this candidate holds the lease; `false` if stopped first. */
   async acquire(): Promise<boolean> {
     this.log.info('waiting to acquire the leader lease');
-    while (!this.stopped) {
-      if (await this.tryAcquireOrRenew()) {
-        this.leading = true;
-        this.log.info('acquired the leader lease');
-        return true;
+    const watch = new AbortController();
+    let watching: Promise<void> | undefined;
+    try {
+      while (!this.stopped) {
+        if (await this.tryAcquireOrRenew()) {
+          this.leading = true;
+          this.log.info('acquired the leader lease');
+          return true;
+        }
+        watching ??= this.watchForRelease(watch.signal);
+        await this.sleep(this.retryMs);
       }
-      await this.sleep(this.retryMs);
+      return false;
+    } finally {
+      watch.abort();
+      await watching;
     }
-    return false;
+  }
+
+  /**
+   * Watches the Lease while standing by and wakes the acquire loop when its holder is emptied (a
+   * release). Reconnects until `signal` aborts; a failing watch only costs the speed-up.
+   */
+  private async watchForRelease(signal: AbortSignal): Promise<void> {
+    let failures = 0;
+    while (!signal.aborted && !this.stopped) {
+      try {
+        await this.leases.watch(
+          {
+            namespace: this.namespace,
+            fieldSelector: `metadata.name=${this.name}`,
+            timeoutSeconds: 300,
+            signal,
+          },
+          (event) => {
+            if (event.type !== 'ADDED' && event.type !== 'MODIFIED' && event.type !== 'DELETED') return;
+            failures = 0;
+            const holder = event.object.spec?.holderIdentity ?? '';
+            if (event.type === 'DELETED' || holder === '') this.wakeUp();
+          },
+        );
+      } catch (err) {
+        if (signal.aborted) return;
+        failures++;
+        this.log.debug('watching the leader lease failed; relying on periodic tries', { error: err });
+      }
+      if (signal.aborted) return;
+      // Back off between reconnects (a watch that fails at once must not spin).
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, Math.min(30_000, this.retryMs * 2 ** Math.min(failures, 4)));
+        signal.addEventListener(
+          'abort',
+          () => {
+            clearTimeout(t);
+            resolve();
+          },
+          { once: true },
+        );
+      });
+    }
   }
 
   /** Renews until stopped (resolves) or a renewal misses the renew deadline (resolves `lost`). */

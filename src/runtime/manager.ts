@@ -92,6 +92,17 @@ export interface ManagerOptions {
   readonly webhook?: WebhookServerOptions;
 }
 
+/** start() rejects with this when reconciles had to be aborted at the shutdown deadline. */
+export class ShutdownDeadlineError extends Error {
+  readonly aborted: number;
+
+  constructor(aborted: number, graceMs: number) {
+    super(`${aborted} reconcile(s) still running ${graceMs} ms after shutdown began were aborted`);
+    this.name = 'ShutdownDeadlineError';
+    this.aborted = aborted;
+  }
+}
+
 /**
  * Runs controllers: one KubeConfig, a shared informer cache, health and metrics servers, leader
  * election, and graceful shutdown. `await mgr.start()` resolves when the manager has stopped.
@@ -118,8 +129,8 @@ export class Manager implements BuilderHost {
   private readyResolve: () => void = () => {};
   private stoppedResolve: () => void = () => {};
   private stoppedReject: (err: Error) => void = () => {};
-  /** Why start() rejects once stopped (leadership lost); undefined for a requested stop. */
-  private stopError: Error | undefined;
+  /** Why start() rejects once stopped (leadership lost, reconciles aborted at the deadline). */
+  private failure: Error | undefined;
   private signalHandler: (() => void) | undefined;
   private webhooks: WebhookServer | undefined;
   /** Resolves once caches are synced and workers run (after leadership, when enabled). */
@@ -200,6 +211,7 @@ export class Manager implements BuilderHost {
       metrics: this.metrics,
       options,
       ...(gate ? { gate } : {}),
+      cache: this.cache,
     });
     gate?.bind(controller);
     return controller;
@@ -256,7 +268,11 @@ export class Manager implements BuilderHost {
     return this.elector ? this.elector.isLeader : this.started;
   }
 
-  /** Runs until stop() or SIGTERM/SIGINT; rejects if leadership is lost. */
+  /**
+   * Runs until stop() or SIGTERM/SIGINT; rejects if leadership is lost, or if reconciles were still
+   * running at the shutdown deadline and had to be aborted (so the process exits non-zero and an
+   * orchestrator's logs show it).
+   */
   async start(): Promise<void> {
     const stopped = new Promise<void>((resolve, reject) => {
       this.stoppedResolve = resolve;
@@ -283,7 +299,7 @@ export class Manager implements BuilderHost {
         if (outcome === 'lost') {
           this.metrics.leader.set({ name: le.id }, 0);
           // stop() settles start(): with this error, it rejects instead of resolving.
-          this.stopError ??= new Error('leader election lost');
+          this.failure ??= new Error('leader election lost');
           await this.stop();
         }
       });
@@ -377,7 +393,9 @@ export class Manager implements BuilderHost {
         process.off('SIGINT', this.signalHandler);
       }
       const grace = this.options.gracefulShutdownTimeoutMs ?? 30_000;
-      await Promise.all(this.controllers.map((c) => c.stop(grace)));
+      const outcomes = await Promise.all(this.controllers.map((c) => c.stop(grace)));
+      const aborted = outcomes.reduce((n, o) => n + o.aborted, 0);
+      this.log.info('controllers stopped', { aborted });
       await this.sharding?.stop();
       await this.recorder.flush();
       await this.cache.stop();
@@ -385,8 +403,15 @@ export class Manager implements BuilderHost {
       this.certificateDir?.stop();
       await Promise.all([...this.servers.map((s) => close(s)), this.webhooks?.stop()]);
       this.transport.close();
+      if (aborted > 0) {
+        this.log.error('reconciles were aborted at the shutdown deadline', {
+          aborted,
+          gracefulShutdownTimeoutMs: grace,
+        });
+        this.failure ??= new ShutdownDeadlineError(aborted, grace);
+      }
       this.log.info('manager stopped');
-      if (this.stopError) this.stoppedReject(this.stopError);
+      if (this.failure) this.stoppedReject(this.failure);
       else this.stoppedResolve();
     })();
     return this.stopping;

@@ -39,8 +39,20 @@ export interface ControlPlane {
     name: string,
     options?: ServiceAccountConfigOptions,
   ): Promise<KubeConfig>;
-  /** Stops kube-apiserver (etcd keeps its data) and starts it again on the same port; watches break. */
-  restartApiServer(options?: { readonly downtimeMs?: number }): Promise<void>;
+  /** http://127.0.0.1:<port> of etcd (e.g. to compact it in a test of a watch gap). */
+  readonly etcdUrl: string;
+  /** The PID of the running kube-apiserver (e.g. to SIGSTOP it in a test of a hung server). */
+  readonly apiServerPid: number | undefined;
+  /**
+   * Stops kube-apiserver (etcd keeps its data) and starts it again on the same port with the same
+   * flags and certificates; watches break. `signal: 'SIGKILL'` kills it hard (no graceful
+   * shutdown: connections are reset), as a crash would; `downtimeMs` waits before the restart.
+   * Resolves once the new server answers /readyz.
+   */
+  restartApiServer(options?: {
+    readonly downtimeMs?: number;
+    readonly signal?: 'SIGTERM' | 'SIGKILL';
+  }): Promise<void>;
   /** Stops both processes (by PID) and removes the temp data. Safe to call twice. */
   stop(): Promise<void>;
 }
@@ -142,10 +154,14 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
       kubeConfig,
       kubeconfigPath: layout.kubeconfigPath,
       server,
+      etcdUrl,
+      get apiServerPid() {
+        return apiServer?.exitCode === null && apiServer.signalCode === null ? apiServer.pid : undefined;
+      },
       kubeConfigForServiceAccount: (namespace, name, saOptions) =>
         serviceAccountKubeConfig(kubeConfig, namespace, name, saOptions),
       restartApiServer: async (restart = {}) => {
-        await terminate(apiServer);
+        await terminate(apiServer, restart.signal === 'SIGKILL' ? 0 : 5_000);
         if (restart.downtimeMs) await sleep(restart.downtimeMs);
         await startApiServer();
       },
@@ -205,10 +221,17 @@ function launch(binary: string, args: string[], logFile: string): ChildProcess {
   return child;
 }
 
+/** SIGTERM, then SIGKILL after `graceMs`; `graceMs` 0 kills at once. A stopped process is continued. */
 async function terminate(child: ChildProcess | undefined, graceMs = 5_000): Promise<void> {
   if (!child || child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
+  if (graceMs === 0) {
+    child.kill('SIGKILL');
+    await exited;
+    return;
+  }
   child.kill('SIGTERM');
+  child.kill('SIGCONT');
   const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
   await exited;
   clearTimeout(timer);

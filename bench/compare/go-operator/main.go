@@ -128,6 +128,10 @@ func (r *reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 }
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "memcached" {
+		runMemcached(os.Args[2:])
+		return
+	}
 	workers := flag.Int("workers", 1, "MaxConcurrentReconciles")
 	qps := flag.Float64("qps", -1, "client QPS (-1: no client-side rate limit)")
 	burst := flag.Int("burst", 1000, "client burst")

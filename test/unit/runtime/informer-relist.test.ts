@@ -1,0 +1,225 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ApiError } from '../../../src/client/api-error.ts';
+import { defineKind } from '../../../src/client/kind.ts';
+import type {
+  ListOptions,
+  ObjectLike,
+  ObjectList,
+  WatchEvent,
+  WatchOptions,
+} from '../../../src/client/resource-client.ts';
+import { FakeClock } from '../../../src/runtime/clock.ts';
+import { Informer, type ListWatcher } from '../../../src/runtime/informer.ts';
+import { createLogger } from '../../../src/runtime/logger.ts';
+
+const Thing = defineKind<ObjectLike>({
+  group: 'test.op-gen.dev',
+  version: 'v1',
+  kind: 'Thing',
+  plural: 'things',
+  namespaced: true,
+});
+
+const quiet = createLogger({ level: 'error', write: () => {} });
+
+function thing(name: string, rv: string): ObjectLike {
+  return { metadata: { name, namespace: 'ns', resourceVersion: rv } };
+}
+
+/** One watch request the informer made: the test feeds it events, then ends or fails it. */
+interface WatchSession {
+  readonly options: WatchOptions;
+  emit(event: WatchEvent<ObjectLike>): void;
+  end(): void;
+  fail(err: Error): void;
+}
+
+/**
+ * A narrow fake of the list/watch seam: lists answer from `items` (or fail while `down`), watches
+ * become sessions the test drives; a watch opened while `down` fails at once as a refused connection.
+ */
+class FakeListWatcher implements ListWatcher<ObjectLike> {
+  readonly kind = Thing;
+  items: ObjectLike[] = [];
+  listRv = '10';
+  down = false;
+  readonly sessions: WatchSession[] = [];
+  private readonly waiters: ((s: WatchSession) => void)[] = [];
+
+  async listAll(_options?: Omit<ListOptions, 'continue'>): Promise<ObjectList<ObjectLike>> {
+    await Promise.resolve();
+    if (this.down) throw refused();
+    return { metadata: { resourceVersion: this.listRv }, items: this.items.map((i) => structuredClone(i)) };
+  }
+
+  watch(options: WatchOptions, onEvent: (event: WatchEvent<ObjectLike>) => void): Promise<void> {
+    if (this.down) return Promise.reject(refused());
+    return new Promise((resolve, reject) => {
+      options.onOpen?.();
+      const session: WatchSession = {
+        options,
+        emit: (event) => {
+          try {
+            onEvent(event);
+          } catch (err) {
+            reject(err as Error);
+          }
+        },
+        end: () => resolve(),
+        fail: (err) => reject(err),
+      };
+      options.signal?.addEventListener('abort', () => resolve(), { once: true });
+      this.sessions.push(session);
+      this.waiters.shift()?.(session);
+    });
+  }
+
+  /** The next watch session (already open, or the next one the informer opens). */
+  nextSession(after: number): Promise<WatchSession> {
+    const existing = this.sessions[after];
+    if (existing) return Promise.resolve(existing);
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+}
+
+function refused(): Error {
+  return Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6443'), { code: 'ECONNREFUSED' });
+}
+
+async function settle(): Promise<void> {
+  for (let i = 0; i < 20; i++) await new Promise<void>((r) => setImmediate(r));
+}
+
+function recordingInformer(lw: FakeListWatcher, clock: FakeClock) {
+  const informer = new Informer<ObjectLike>(lw, { logger: quiet, clock });
+  const seen: string[] = [];
+  informer.addHandlers({
+    onAdd: (o) => seen.push(`add ${o.metadata?.name}`),
+    onUpdate: (_old, o) => seen.push(`update ${o.metadata?.name}@${o.metadata?.resourceVersion}`),
+    onDelete: (o) => seen.push(`delete ${o.metadata?.name}`),
+  });
+  return { informer, seen };
+}
+
+describe('Informer after a watch gap', () => {
+  it('a relist after 410 Gone delivers every object, unchanged ones as updates', async () => {
+    const lw = new FakeListWatcher();
+    lw.items = [thing('a', '1'), thing('b', '2'), thing('c', '3')];
+    const clock = new FakeClock();
+    const { informer, seen } = recordingInformer(lw, clock);
+    informer.start();
+    await informer.waitForSync();
+    const first = await lw.nextSession(0);
+    assert.deepEqual(seen, ['add a', 'add b', 'add c']);
+    seen.length = 0;
+
+    // While the watch was gone: b changed, c was deleted, d was created.
+    lw.items = [thing('a', '1'), thing('b', '5'), thing('d', '6')];
+    lw.listRv = '20';
+    first.emit({ type: 'ERROR', object: { code: 410, message: 'too old resource version' } as ObjectLike });
+    const second = await lw.nextSession(1);
+    assert.equal(second.options.resourceVersion, '20', 'watches from the relist');
+    assert.deepEqual(seen.sort(), ['add d', 'delete c', 'update a@1', 'update b@5']);
+    assert.equal(informer.stats.relists, 1);
+    await informer.stop();
+  });
+
+  it('watch events that do not change the resourceVersion are not delivered twice', async () => {
+    const lw = new FakeListWatcher();
+    lw.items = [thing('a', '1')];
+    const { informer, seen } = recordingInformer(lw, new FakeClock());
+    informer.start();
+    await informer.waitForSync();
+    const session = await lw.nextSession(0);
+    session.emit({ type: 'MODIFIED', object: thing('a', '1') });
+    session.emit({ type: 'MODIFIED', object: thing('a', '2') });
+    assert.deepEqual(seen, ['add a', 'update a@2']);
+    await informer.stop();
+  });
+
+  it('reports connected, disconnected while the server refuses, and connected again', async () => {
+    const lw = new FakeListWatcher();
+    lw.items = [thing('a', '1')];
+    const clock = new FakeClock();
+    const { informer } = recordingInformer(lw, clock);
+    let reconnects = 0;
+    informer.onConnected(() => reconnects++);
+    informer.start();
+    await informer.waitForSync();
+    const session = await lw.nextSession(0);
+    assert.equal(informer.connected, true);
+    reconnects = 0;
+
+    lw.down = true;
+    session.fail(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
+    await settle();
+    assert.equal(informer.connected, false);
+    clock.step(1_000); // the first retry fails too
+    await settle();
+    assert.equal(informer.connected, false);
+    assert.equal(reconnects, 0);
+
+    lw.down = false;
+    clock.step(30_000);
+    const resumed = await lw.nextSession(1);
+    assert.equal(resumed.options.resourceVersion, '10', 'resumes from the last resourceVersion');
+    assert.equal(informer.connected, true);
+    assert.equal(reconnects, 1);
+    await informer.stop();
+  });
+
+  it('a 410 answer to the resumed watch relists and re-delivers everything', async () => {
+    const lw = new FakeListWatcher();
+    lw.items = [thing('a', '1'), thing('b', '2')];
+    const clock = new FakeClock();
+    const { informer, seen } = recordingInformer(lw, clock);
+    informer.start();
+    await informer.waitForSync();
+    const session = await lw.nextSession(0);
+    seen.length = 0;
+    // The API server restarts: its watch cache no longer knows resourceVersion 10.
+    session.fail(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+    await settle();
+    const original = lw.watch.bind(lw);
+    let gone = true;
+    lw.watch = (options, onEvent) => {
+      if (gone) {
+        gone = false;
+        return Promise.reject(new ApiError(410, 'GET', '/things', { reason: 'Gone', message: 'too old' }));
+      }
+      return original(options, onEvent);
+    };
+    clock.step(30_000);
+    await lw.nextSession(1);
+    assert.deepEqual(seen.sort(), ['update a@1', 'update b@2']);
+    await informer.stop();
+  });
+
+  it('retries an unreachable server, and a 404 after its restart, at most 2 s apart', async () => {
+    const lw = new FakeListWatcher();
+    const clock = new FakeClock();
+    const { informer } = recordingInformer(lw, clock);
+    informer.start();
+    await informer.waitForSync();
+    const session = await lw.nextSession(0);
+    let attempts = 0;
+    const original = lw.watch.bind(lw);
+    let answer: () => Error = refused;
+    lw.watch = (options, onEvent) => {
+      attempts++;
+      return lw.down ? Promise.reject(answer()) : original(options, onEvent);
+    };
+    lw.down = true;
+    session.fail(refused());
+    await settle();
+    for (let i = 0; i < 12; i++) {
+      if (i === 6) answer = () => new ApiError(404, 'GET', '/things', { reason: 'NotFound' });
+      const before = attempts;
+      clock.step(2_000);
+      await settle();
+      assert.ok(attempts > before, `attempt ${i}: no retry within 2 s`);
+    }
+    await informer.stop();
+  });
+});
