@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { readCsvMarkers } from '../../../src/bundle/descriptors.ts';
@@ -280,17 +281,20 @@ describe('broken input in a scaffolded project', () => {
   });
 
   it('item 5: @rbac with commas says the arguments are separated by spaces', async () => {
+    const rbacLine =
+      ' * @rbac groups=apps resources=deployments verbs=get;list;watch;create;update;patch;delete';
+    // The line the scaffold puts the marker on (the error must name that line, not a neighbour's).
+    const line = readFileSync(join(template, CONTROLLER), 'utf8').split('\n').indexOf(rbacLine) + 1;
+    assert.ok(line > 0, 'the scaffolded controller has the Deployment @rbac marker');
     await fails(
       'rbac-commas',
       {
-        [CONTROLLER]: (t) =>
-          t.replace(
-            ' * @rbac groups=apps resources=deployments verbs=get;list;watch;create;update;patch;delete',
-            ' * @rbac groups=apps,resources=deployments,verbs=get',
-          ),
+        [CONTROLLER]: (t) => t.replace(rbacLine, ' * @rbac groups=apps,resources=deployments,verbs=get'),
       },
       ['generate', 'rbac'],
-      /memcached\.controller\.ts:48: @rbac: arguments are separated by spaces, not commas: @rbac groups=apps resources=deployments verbs=get/,
+      new RegExp(
+        `memcached\\.controller\\.ts:${line}: @rbac: arguments are separated by spaces, not commas: @rbac groups=apps resources=deployments verbs=get`,
+      ),
     );
   });
 
