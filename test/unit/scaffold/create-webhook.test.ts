@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { parse, parseAllDocuments } from 'yaml';
-import { listFiles, run, snapshot } from './helpers.ts';
+import { listFiles, run, snapshot, typecheckAgainstSources } from './helpers.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 // Inside op-gen's tree (op-gen's own tsconfig excludes test/**/tmp), so the generated project can use
@@ -246,27 +246,7 @@ describe('op-gen create webhook', () => {
   });
 
   it('the generated handlers type-check and their tests pass', () => {
-    writeFileSync(
-      join(root, 'tsconfig.check.json'),
-      JSON.stringify({
-        extends: './tsconfig.json',
-        compilerOptions: {
-          rootDir: ROOT,
-          paths: {
-            'op-gen': [join(ROOT, 'src/index.ts')],
-            'op-gen/runtime': [join(ROOT, 'src/runtime/index.ts')],
-            'op-gen/testing': [join(ROOT, 'src/testing/index.ts')],
-          },
-          typeRoots: [join(ROOT, 'node_modules/@types')],
-        },
-      }),
-    );
-    const tsc = spawnSync(
-      process.execPath,
-      [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.check.json', '--noEmit'],
-      { cwd: root, encoding: 'utf8' },
-    );
-    assert.equal(tsc.status, 0, `tsc failed on the generated project:\n${tsc.stdout}${tsc.stderr}`);
+    typecheckAgainstSources(root);
     // op-gen as the project would install it (this checkout, built to dist/).
     mkdirSync(join(root, 'node_modules'), { recursive: true });
     symlinkSync(ROOT, join(root, 'node_modules', 'op-gen'), 'dir');

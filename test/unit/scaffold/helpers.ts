@@ -1,7 +1,10 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
 import { main } from '../../../src/cli/main.ts';
 
 export function capture(): { stream: Writable; text: () => string } {
@@ -49,4 +52,35 @@ export function listFiles(dir: string): string[] {
 /** path -> content of every file under dir: compares whole trees (nothing written, nothing changed). */
 export function snapshot(dir: string): Map<string, string> {
   return new Map(listFiles(dir).map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
+}
+
+/** This checkout's root (op-gen's sources, node_modules, the TypeScript compiler). */
+const OP_GEN_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+/**
+ * Type-checks a generated project with its own tsconfig, `op-gen` mapped to this working tree's
+ * sources instead of an install; fails the test with the compiler's output.
+ */
+export function typecheckAgainstSources(root: string): void {
+  writeFileSync(
+    join(root, 'tsconfig.check.json'),
+    JSON.stringify({
+      extends: './tsconfig.json',
+      compilerOptions: {
+        rootDir: OP_GEN_ROOT,
+        paths: {
+          'op-gen': [join(OP_GEN_ROOT, 'src/index.ts')],
+          'op-gen/runtime': [join(OP_GEN_ROOT, 'src/runtime/index.ts')],
+          'op-gen/testing': [join(OP_GEN_ROOT, 'src/testing/index.ts')],
+        },
+        typeRoots: [join(OP_GEN_ROOT, 'node_modules/@types')],
+      },
+    }),
+  );
+  const tsc = spawnSync(
+    process.execPath,
+    [join(OP_GEN_ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.check.json', '--noEmit'],
+    { cwd: root, encoding: 'utf8' },
+  );
+  assert.equal(tsc.status, 0, `tsc failed on the generated project:\n${tsc.stdout}${tsc.stderr}`);
 }

@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { createApi } from '../../../src/scaffold/create-api.ts';
 import { initProject } from '../../../src/scaffold/init.ts';
 import { readProjectFile } from '../../../src/shared/project-file.ts';
-import { quietIo } from './helpers.ts';
+import { quietIo, typecheckAgainstSources } from './helpers.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 // Inside op-gen's tree so dependencies resolve, in a folder op-gen's tsconfig excludes (test/**/tmp).
@@ -41,27 +40,7 @@ describe('op-gen init --sharding', () => {
   });
 
   it('the sharded project type-checks against op-gen sources', () => {
-    writeFileSync(
-      join(root, 'tsconfig.check.json'),
-      JSON.stringify({
-        extends: './tsconfig.json',
-        compilerOptions: {
-          rootDir: ROOT,
-          paths: {
-            'op-gen': [join(ROOT, 'src/index.ts')],
-            'op-gen/runtime': [join(ROOT, 'src/runtime/index.ts')],
-            'op-gen/testing': [join(ROOT, 'src/testing/index.ts')],
-          },
-          typeRoots: [join(ROOT, 'node_modules/@types')],
-        },
-      }),
-    );
-    const tsc = spawnSync(
-      process.execPath,
-      [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.check.json', '--noEmit'],
-      { cwd: root, encoding: 'utf8' },
-    );
-    assert.equal(tsc.status, 0, `tsc failed on the generated project:\n${tsc.stdout}${tsc.stderr}`);
+    typecheckAgainstSources(root);
   });
 
   it('parses --sharding and SHARDING=true', async () => {
