@@ -97,7 +97,7 @@ for (const gate of [true, false]) {
     `sharded replicas, ShardedListAndWatch ${gate ? 'on' : 'off'}`,
     { timeout: 600_000, skip: controlPlaneSkip() },
     () => {
-      const objects = Number(process.env.OP_GEN_SHARDING_OBJECTS ?? (gate ? 1000 : 300));
+      const objects = Number(process.env.OP_GEN_SHARDING_OBJECTS ?? 1000);
       const batch = Math.min(objects, 300);
       const namespace = 'shard-test';
       let cp: ControlPlane;
