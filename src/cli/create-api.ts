@@ -37,7 +37,7 @@ export function availableGenerators(
       name,
       run: async (projectRoot: string) => {
         const { createProgram } = await import('./program.ts');
-        await createProgram(io).parseAsync(['--cwd', projectRoot, 'generate', name], { from: 'user' });
+        await createProgram(io, []).parseAsync(['--cwd', projectRoot, 'generate', name], { from: 'user' });
       },
     }));
 }

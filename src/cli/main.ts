@@ -2,6 +2,7 @@ import { CommanderError } from 'commander';
 import { OpGenError } from '../errors.ts';
 import type { CommandIo } from './context.ts';
 import { describeEnvironmentError } from './environment-error.ts';
+import { topLevelCommands } from './commands.ts';
 import { createProgram } from './program.ts';
 
 /** Commander error codes that mean "wrong use of the CLI": exit 2. */
@@ -34,7 +35,7 @@ export async function main(argv: readonly string[], io: Partial<CommandIo> = {})
     stderr: io.stderr ?? process.stderr,
     cwd: io.cwd ?? process.cwd(),
   };
-  const program = createProgram(fullIo);
+  const program = createProgram(fullIo, topLevelCommands);
   try {
     await program.parseAsync(helpAsFlag(argv), { from: 'user' });
     return 0;

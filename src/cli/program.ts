@@ -1,9 +1,14 @@
 import { Command } from 'commander';
 import { opGenVersion } from '../version.ts';
-import { generateCommands, topLevelCommands } from './commands.ts';
+import type { CommandModule } from './command-module.ts';
 import type { CommandIo } from './context.ts';
+import { generateCommands } from './generate-commands.ts';
 
-export function createProgram(io: CommandIo): Command {
+/**
+ * The op-gen program: `topLevel` commands (commands.ts's list for the CLI; none when `create api`
+ * runs a generator in a program of its own) and every `generate` subcommand.
+ */
+export function createProgram(io: CommandIo, topLevel: readonly CommandModule[]): Command {
   const program = new Command('op-gen')
     .description('The Kubernetes operator toolkit for TypeScript')
     .version(opGenVersion(), '-v, --version', 'print the op-gen version')
@@ -18,7 +23,7 @@ export function createProgram(io: CommandIo): Command {
     })
     .exitOverride();
 
-  for (const command of topLevelCommands) command.register(program, io);
+  for (const command of topLevel) command.register(program, io);
 
   const generate = program
     .command('generate')

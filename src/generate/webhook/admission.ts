@@ -1,16 +1,15 @@
 import { OpGenError } from '../../errors.ts';
 import type { WebhookMarker } from '../../markers/webhook.ts';
 import type { JsonValue } from '../../markers/types.ts';
-import { applyWebhookPatch } from './patch.ts';
+import { applyWebhookPatch, type AdmissionWebhook } from './patch.ts';
+
+export type { AdmissionWebhook };
 
 /** Where controller-gen points webhooks by default; config/default's namespace and namePrefix replace both. */
 export const DEFAULT_SERVICE_NAME = 'webhook-service';
 export const DEFAULT_SERVICE_NAMESPACE = 'system';
 export const DEFAULT_MUTATING_NAME = 'mutating-webhook-configuration';
 export const DEFAULT_VALIDATING_NAME = 'validating-webhook-configuration';
-
-/** admissionregistration.k8s.io/v1 MutatingWebhook / ValidatingWebhook, as plain JSON. */
-export type AdmissionWebhook = { name: string; [field: string]: JsonValue };
 
 export interface WebhookConfigurationObject {
   apiVersion: 'admissionregistration.k8s.io/v1';

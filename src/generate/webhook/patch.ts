@@ -1,6 +1,8 @@
 import { OpGenError } from '../../errors.ts';
 import type { JsonValue } from '../../markers/types.ts';
-import type { AdmissionWebhook } from './admission.ts';
+
+/** admissionregistration.k8s.io/v1 MutatingWebhook / ValidatingWebhook, as plain JSON. */
+export type AdmissionWebhook = { name: string; [field: string]: JsonValue };
 
 type JsonObject = { [key: string]: JsonValue };
 
