@@ -1,4 +1,4 @@
-import type { JSONSchemaProps, ValidationRule } from '../generate/crd/schema-types.ts';
+import type { JSONSchemaProps, ValidationRule } from '../api-types/json-schema.ts';
 import { MarkerRegistry } from './registry.ts';
 import type { ArgSpec, MarkerSpec, ParsedMarker } from './types.ts';
 

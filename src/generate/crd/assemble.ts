@@ -2,7 +2,7 @@ import { OpGenError } from '../../errors.ts';
 import type { CrdMarker } from '../../markers/crd.ts';
 import { opGenVersion } from '../../version.ts';
 import type { KindVersion } from './model.ts';
-import type { JSONSchemaProps } from './schema-types.ts';
+import type { JSONSchemaProps } from '../../api-types/json-schema.ts';
 import { truncateDescriptions } from './structural.ts';
 
 /** The annotation carrying the op-gen version that wrote a CRD. */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { JsonValue } from '../../markers/index.ts';
-import type { JSONSchemaProps } from './schema-types.ts';
+import type { JSONSchemaProps } from '../../api-types/json-schema.ts';
 
 /**
  * Structural schemas of Kubernetes' built-in types (fields typed with client-node's V1PodTemplateSpec,

@@ -1,5 +1,5 @@
 import { Environment } from '@marcbachmann/cel-js';
-import type { JSONSchemaProps } from './schema-types.ts';
+import type { JSONSchemaProps } from '../../api-types/json-schema.ts';
 
 /**
  * Generate-time checks of CEL validation rules (x-kubernetes-validations), on @marcbachmann/cel-js:

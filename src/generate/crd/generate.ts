@@ -8,7 +8,7 @@ import { sortKeysDeep, toYaml } from '../../shared/yaml.ts';
 import { assembleCrds, VERSION_ANNOTATION, type CustomResourceDefinition } from './assemble.ts';
 import { walkApi } from './model.ts';
 import type { SchemaBuilder } from './schema-builder.ts';
-import type { JSONSchemaProps } from './schema-types.ts';
+import type { JSONSchemaProps } from '../../api-types/json-schema.ts';
 import { loadCelChecker } from './seams.ts';
 import { checkStructural } from './structural.ts';
 

@@ -8,7 +8,7 @@ import { walkApi } from './model.ts';
 export { generateCrds, type GenerateCrdsOptions, type GenerateCrdsResult } from './generate.ts';
 export type { ApiKind, ApiModelOptions } from './model.ts';
 export type { FieldDoc } from './schema-builder.ts';
-export type { JSONSchemaProps, ValidationRule } from './schema-types.ts';
+export type { JSONSchemaProps, ValidationRule } from '../../api-types/json-schema.ts';
 export type { CustomResourceDefinition } from './assemble.ts';
 export { VERSION_ANNOTATION } from './assemble.ts';
 

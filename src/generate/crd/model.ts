@@ -18,7 +18,7 @@ import {
   type ApiProgram,
 } from './program.ts';
 import { SchemaBuilder, type FieldDoc } from './schema-builder.ts';
-import type { JSONSchemaProps } from './schema-types.ts';
+import type { JSONSchemaProps } from '../../api-types/json-schema.ts';
 import { builtinSchemasAvailable, loadBuiltinSchemas, type BuiltinSchemas } from './seams.ts';
 import { loadTypeScript } from './typescript.ts';
 import { sourceError } from './walk-error.ts';

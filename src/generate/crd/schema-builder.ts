@@ -9,7 +9,7 @@ import { LIB_STUB_PATH } from './lib-stub.ts';
 import { ProblemCollector, ProblemsError, type Problem } from '../../shared/problems.ts';
 import { OpGenError } from '../../errors.ts';
 import { K8S_STUB_DIR } from './program.ts';
-import type { JSONSchemaProps } from './schema-types.ts';
+import type { JSONSchemaProps } from '../../api-types/json-schema.ts';
 import type { BuiltinSchemas } from './seams.ts';
 import { sourceError } from './walk-error.ts';
 

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { OpGenError } from '../../errors.ts';
-import type { JSONSchemaProps } from './schema-types.ts';
+import type { JSONSchemaProps } from '../../api-types/json-schema.ts';
 
 /**
  * Seams to the Kubernetes built-in schemas (builtin-schemas.ts) and the CEL checker (cel-check.ts),

@@ -1,6 +1,6 @@
 import { ProblemsError, type Problem } from '../../shared/problems.ts';
 import type { SourceLocation } from '../../markers/index.ts';
-import type { JSONSchemaProps } from './schema-types.ts';
+import type { JSONSchemaProps } from '../../api-types/json-schema.ts';
 
 type Origins = WeakMap<JSONSchemaProps, { path: string; location: SourceLocation }>;
 

@@ -8,7 +8,7 @@ import {
   GO_MARKER_FIXES,
   K8S_SCHEMAS_VERSION,
 } from '../../../src/generate/crd/builtin-schemas.ts';
-import type { JSONSchemaProps } from '../../../src/generate/crd/schema-types.ts';
+import type { JSONSchemaProps } from '../../../src/api-types/json-schema.ts';
 
 /**
  * controller-gen v0.23.0's CRD for test/fixtures/crd-k8s/go (a spec with corev1 PodTemplateSpec,

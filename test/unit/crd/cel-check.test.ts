@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { celPropertyName, checkCelRule } from '../../../src/generate/crd/cel-check.ts';
-import type { JSONSchemaProps } from '../../../src/generate/crd/schema-types.ts';
+import type { JSONSchemaProps } from '../../../src/api-types/json-schema.ts';
 
 const spec: JSONSchemaProps = {
   type: 'object',

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { JSONSchemaProps } from '../../../src/generate/crd/schema-types.ts';
+import type { JSONSchemaProps } from '../../../src/api-types/json-schema.ts';
 import { checkStructural } from '../../../src/generate/crd/structural.ts';
 
 /**

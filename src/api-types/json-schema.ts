@@ -1,4 +1,4 @@
-import type { JsonValue } from '../../markers/index.ts';
+import type { JsonValue } from '../markers/types.ts';
 
 /** One `x-kubernetes-validations` entry (a CEL rule). */
 export interface ValidationRule {

@@ -61,7 +61,33 @@ function importCycles(graph: Map<string, string[]>): string[][] {
   return cycles;
 }
 
+/** Folders of src/ that sit below the generators and commands (docs/design/contracts.md). */
+const LOWER = ['api-types', 'markers', 'k8s-names'];
+/** Folders above them: a lower folder importing one of these runs back up the layers. */
+const UPPER = ['generate', 'bundle', 'scaffold', 'cli'];
+
+/** Imports from a LOWER folder into an UPPER one, as `from -> to` relative to src/. */
+function upwardImports(graph: Map<string, string[]>): string[] {
+  const top = (file: string): string => relative(SRC, file).split('/')[0] ?? '';
+  const found: string[] = [];
+  for (const [from, tos] of graph) {
+    if (!LOWER.includes(top(from))) continue;
+    for (const to of tos)
+      if (UPPER.includes(top(to))) found.push(`${relative(SRC, from)} -> ${relative(SRC, to)}`);
+  }
+  return found;
+}
+
 describe('src/ import graph', () => {
+  it('api-types/, markers/ and k8s-names/ import nothing from generate/, bundle/, scaffold/ or cli/', () => {
+    assert.deepEqual(upwardImports(importGraph()), []);
+    // The check itself can fail:
+    assert.deepEqual(
+      upwardImports(new Map([[join(SRC, 'markers', 'x.ts'), [join(SRC, 'generate', 'y.ts')]]])),
+      ['markers/x.ts -> generate/y.ts'],
+    );
+  });
+
   it('has no import cycle (type-only imports count too)', () => {
     assert.deepEqual(importCycles(importGraph()), []);
   });
