@@ -9,7 +9,6 @@ import { assembleCrds, VERSION_ANNOTATION, type CustomResourceDefinition } from 
 import { walkApi } from './model.ts';
 import type { SchemaBuilder } from './schema-builder.ts';
 import type { JSONSchemaProps } from '../../api-types/json-schema.ts';
-import { loadCelChecker } from './seams.ts';
 import { checkStructural } from './structural.ts';
 
 export interface GenerateCrdsOptions {
@@ -104,13 +103,8 @@ async function checkCelRules(builder: SchemaBuilder, collector: ProblemCollector
   const pendingRules = builder.celRules.filter((r) => !containsFailed(r.self, builder.failed));
   const first = pendingRules[0];
   if (!first) return;
-  let checker: Awaited<ReturnType<typeof loadCelChecker>>;
-  try {
-    checker = await loadCelChecker();
-  } catch (err) {
-    const { file, line } = first.location;
-    throw new OpGenError(`${file}:${line}: ${first.path}: ${(err as Error).message}`, { cause: err });
-  }
+  // The CEL library loads only when a rule is there to check.
+  const checker = await import('./cel-check.ts');
   for (const pending of pendingRules) {
     const problems = await checker.checkCelRule(pending.rule, pending.self);
     if (problems.length > 0) {

@@ -17,9 +17,8 @@ import {
   opGenTypesEntry,
   type ApiProgram,
 } from './program.ts';
-import { SchemaBuilder, type FieldDoc } from './schema-builder.ts';
+import { SchemaBuilder, type BuiltinSchemas, type FieldDoc } from './schema-builder.ts';
 import type { JSONSchemaProps } from '../../api-types/json-schema.ts';
-import { builtinSchemasAvailable, loadBuiltinSchemas, type BuiltinSchemas } from './seams.ts';
 import { loadTypeScript } from './typescript.ts';
 import { sourceError } from './walk-error.ts';
 
@@ -98,8 +97,9 @@ export async function walkApi(
     .getSourceFiles()
     .some((f) => f.fileName.startsWith(K8S_STUB_DIR) && f.text.length > 0);
   // Without the data module, the first field using a built-in type is the error (with its file:line).
-  const builtins: BuiltinSchemas | undefined =
-    usesBuiltins && builtinSchemasAvailable() ? await loadBuiltinSchemas() : undefined;
+  const builtins: BuiltinSchemas | undefined = usesBuiltins
+    ? await import('./builtin-schemas.ts')
+    : undefined; // the schema data loads only when used
   const builder = new SchemaBuilder(ts, api.checker, cwd, opGenTypesDir(), builtins);
   if (walkOptions.collectDocs) builder.fieldDocs = [];
   const problems = builder.problems;

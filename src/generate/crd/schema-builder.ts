@@ -10,8 +10,12 @@ import { ProblemCollector, ProblemsError, type Problem } from '../../shared/prob
 import { OpGenError } from '../../errors.ts';
 import { K8S_STUB_DIR } from './program.ts';
 import type { JSONSchemaProps } from '../../api-types/json-schema.ts';
-import type { BuiltinSchemas } from './seams.ts';
 import { sourceError } from './walk-error.ts';
+
+/** The Kubernetes built-in types' schemas (builtin-schemas.ts, loaded when an API uses one). */
+export interface BuiltinSchemas {
+  builtinSchemaFor(typeName: string): JSONSchemaProps | undefined;
+}
 
 /** Kubernetes' resource.Quantity pattern, as controller-gen emits it. */
 export const QUANTITY_PATTERN =
