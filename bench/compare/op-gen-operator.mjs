@@ -2,7 +2,7 @@
 // the built op-gen/runtime (dist/). Exactly what go-operator/main.go does for BenchApp: get from cache,
 // create a Deployment with an owner reference if missing, set a Ready condition through the status
 // subresource. Prints {"reconciles": N, ...} on stdout when it stops.
-// Usage: KUBECONFIG=... node bench/compare/op-gen-operator.mjs --workers 4
+// Usage: KUBECONFIG=... node bench/compare/op-gen-operator.mjs --workers 4 [--read-only]
 import { parseArgs } from 'node:util';
 import {
   builtinKinds,
@@ -22,10 +22,20 @@ const BenchAppKind = defineKind({
   namespaced: true,
 });
 
+const { values } = parseArgs({
+  options: {
+    workers: { type: 'string', default: '1' },
+    'read-only': { type: 'boolean', default: false },
+    'metrics-bind-address': { type: 'string', default: '0' },
+  },
+});
+// --read-only: only read the BenchApp from the cache (bench:memory measures the cache, not the writes).
+const readOnly = values['read-only'];
+
 const reconciler = {
   async reconcile(ctx, req) {
     const app = await ctx.client.get(BenchAppKind, req);
-    if (!app) return;
+    if (!app || readOnly) return;
     const dep = await ctx.client.get(builtinKinds.Deployment, req);
     if (!dep) {
       const labels = {
@@ -61,8 +71,12 @@ const reconciler = {
   },
 };
 
-const { values } = parseArgs({ options: { workers: { type: 'string', default: '1' } } });
-const mgr = await Manager.create({ metricsBindAddress: '0', healthProbeBindAddress: '0', logLevel: 'warn' });
+const mgr = await Manager.create({
+  metricsBindAddress: values['metrics-bind-address'],
+  metricsSecure: false,
+  healthProbeBindAddress: '0',
+  logLevel: 'warn',
+});
 mgr
   .controller('benchapp')
   .for(BenchAppKind)

@@ -56,7 +56,7 @@ function operatorCommand(side: Side, workers: number): { cmd: string; args: stri
 }
 
 /** Installs the BenchApp CRD (raw JSON: its enum survives) and waits until it is served. */
-async function installBenchCrd(kc: KubeConfig): Promise<void> {
+export async function installBenchCrd(kc: KubeConfig): Promise<void> {
   const transport = await Transport.fromKubeConfig(kc);
   try {
     await installCrd(
