@@ -4,6 +4,7 @@
 // subresource. Prints {"reconciles": N, ...} on stdout when it stops.
 // Usage: KUBECONFIG=... node bench/compare/op-gen-operator.mjs --workers 4 [--read-only]
 import { parseArgs } from 'node:util';
+import { getHeapSpaceStatistics } from 'node:v8';
 import {
   builtinKinds,
   defineKind,
@@ -91,4 +92,10 @@ const byResult = Object.fromEntries(
   ]),
 );
 const reconciles = Object.values(byResult).reduce((a, b) => a + b, 0);
-process.stdout.write(`${JSON.stringify({ reconciles, ...byResult })}\n`);
+// The V8 heap spaces' committed sizes (MB) as the process ends: where RSS beyond live objects goes.
+const spaces = Object.fromEntries(
+  getHeapSpaceStatistics()
+    .filter((s) => s.space_size > 0)
+    .map((s) => [s.space_name, Math.round(s.space_size / 2 ** 16) / 16]),
+);
+process.stdout.write(`${JSON.stringify({ reconciles, ...byResult, spaces })}\n`);
