@@ -64,6 +64,12 @@ const schema: fc.Arbitrary<JSONSchemaProps> = fc.letrec<{ node: JSONSchemaProps 
   ),
 })).node;
 
+/** Drop a constraint, move it (looser), or keep it. */
+function choose(pick: () => boolean): 'drop' | 'move' | 'keep' {
+  if (pick()) return 'drop';
+  return pick() ? 'move' : 'keep';
+}
+
 /** Loosens a schema every way that accepts at least what it accepted (choices drawn from `pick`). */
 function relax(s: JSONSchemaProps, pick: () => boolean): JSONSchemaProps {
   const r: JSONSchemaProps = { ...s };
@@ -71,18 +77,21 @@ function relax(s: JSONSchemaProps, pick: () => boolean): JSONSchemaProps {
   for (const key of ['minimum', 'minLength', 'minItems', 'minProperties'] as const) {
     const v = r[key];
     if (v === undefined) continue;
-    if (pick()) delete r[key];
-    else if (pick() && (key === 'minimum' || v > 0)) r[key] = v - 1;
+    const how = choose(pick);
+    if (how === 'drop') delete r[key];
+    else if (how === 'move' && (key === 'minimum' || v > 0)) r[key] = v - 1;
   }
   for (const key of ['maximum', 'maxLength', 'maxItems', 'maxProperties'] as const) {
     const v = r[key];
     if (v === undefined) continue;
-    if (pick()) delete r[key];
-    else if (pick()) r[key] = v + 1;
+    const how = choose(pick);
+    if (how === 'drop') delete r[key];
+    else if (how === 'move') r[key] = v + 1;
   }
   if (r.enum) {
-    if (pick()) delete r.enum;
-    else if (pick()) r.enum = [...r.enum, 100];
+    const how = choose(pick);
+    if (how === 'drop') delete r.enum;
+    else if (how === 'move') r.enum = [...r.enum, 100];
   }
   if (r.pattern && pick()) delete r.pattern;
   if (r['x-kubernetes-validations'] && pick())
