@@ -45,7 +45,8 @@ export function diffCrd(before: CrdDocument, after: CrdDocument): Finding[] {
   }
   const newVersions = new Map(after.spec.versions.map((v) => [v.name, v]));
   for (const old of before.spec.versions) {
-    if (!newVersions.has(old.name)) findings.push(versionRemoved(crd, old));
+    if (!newVersions.has(old.name))
+      findings.push(versionRemoved(crd, old, before.status?.storedVersions?.includes(old.name) === true));
   }
   const oldVersions = new Map(before.spec.versions.map((v) => [v.name, v]));
   for (const version of after.spec.versions) {
@@ -81,14 +82,16 @@ export function diffCrd(before: CrdDocument, after: CrdDocument): Finding[] {
   return findings;
 }
 
-function versionRemoved(crd: string, old: CrdDocumentVersion): Finding {
-  if (old.storage) {
+function versionRemoved(crd: string, old: CrdDocumentVersion, listedAsStored: boolean): Finding {
+  if (old.storage || listedAsStored) {
     return {
       severity: 'breaking',
       rule: 'storedVersionRemoval',
       crd,
       version: old.name,
-      message: 'storage version removed (objects stored in it can no longer be read)',
+      message: old.storage
+        ? 'storage version removed (objects stored in it can no longer be read)'
+        : "version removed while in the CRD's status.storedVersions (objects stored in it can no longer be read)",
     };
   }
   if (old.served) {

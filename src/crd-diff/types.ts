@@ -63,6 +63,8 @@ export interface CrdDocument {
     readonly scope: string;
     readonly versions: readonly CrdDocumentVersion[];
   };
+  /** Present when the CRD was read from a cluster (`kubectl get crd -o yaml`). */
+  readonly status?: { readonly storedVersions?: readonly string[] };
 }
 
 export interface CrdDocumentVersion {

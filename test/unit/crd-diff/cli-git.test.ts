@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -195,5 +195,45 @@ describe('op-gen crd diff in a git repository (as in CI)', () => {
     assert.equal((await opGen(dir, 'crd', 'diff')).code, 2);
     assert.equal((await opGen(dir, 'crd', 'diff', 'old.yaml', '--base', 'HEAD')).code, 2);
     assert.ok(readFileSync(join(dir, 'old.yaml'), 'utf8').includes('maximum: 10'));
+  });
+});
+
+describe('op-gen crd diff --base HEAD --generate (the new side generated from the API sources)', () => {
+  let dir = '';
+  const git = (...args: string[]): string =>
+    execFileSync(
+      'git',
+      ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...args],
+      { cwd: dir, encoding: 'utf8' },
+    );
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'op-gen-crd-diff-gen-'));
+    cpSync(new URL('../../fixtures/crd/api', import.meta.url).pathname, join(dir, 'src/api'), {
+      recursive: true,
+    });
+    git('init', '-q', '-b', 'main');
+    const r = await opGen(dir, 'generate', 'crd');
+    assert.equal(r.code, 0, r.err);
+    git('add', '.');
+    git('commit', '-qm', 'API and CRDs');
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('finds a bound tightened in the sources before the CRDs are regenerated, and writes nothing', async () => {
+    const file = join(dir, 'src/api/infra/v1/backup_types.ts');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('@minimum 1', '@minimum 2'));
+    const crds = readFileSync(join(dir, 'config/crd/bases/infra.example.com_backuppolicies.yaml'), 'utf8');
+    // Without --generate the committed CRDs are compared with themselves: nothing changed yet.
+    assert.equal((await opGen(dir, 'crd', 'diff', '--base', 'HEAD')).code, 0);
+    const r = await opGen(dir, 'crd', 'diff', '--base', 'HEAD', '--generate');
+    assert.equal(r.code, 1, r.err);
+    assert.match(
+      r.out,
+      /^backuppolicies\.infra\.example\.com\n {2}v1\n {4}BREAKING \.spec\.keep: minimum raised: 1 → 2 \[minimum\]$/m,
+    );
+    assert.equal(
+      readFileSync(join(dir, 'config/crd/bases/infra.example.com_backuppolicies.yaml'), 'utf8'),
+      crds,
+    );
   });
 });

@@ -344,6 +344,19 @@ describe('crd diff: CRD-level rules', () => {
     ]);
   });
 
+  it("removing a version the old CRD's status.storedVersions lists is breaking", () => {
+    const old = {
+      ...crd('Namespaced', [
+        { name: 'v1', served: false },
+        { name: 'v2', storage: true },
+      ]),
+      status: { storedVersions: ['v1', 'v2'] },
+    };
+    assert.deepEqual(rules(old, crd('Namespaced', [{ name: 'v2', storage: true }])), [
+      'breaking storedVersionRemoval v1',
+    ]);
+  });
+
   it('compares each version with the same version only', () => {
     const old = crd('Namespaced', [
       { name: 'v1', schema: { type: 'object', properties: { a: { type: 'string' } } } },
