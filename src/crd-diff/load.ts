@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { OpGenError } from '../errors.ts';
@@ -93,17 +93,20 @@ export function crdsAtRef(cwd: string, ref: string, dir: string): CrdDocument[] 
   const commit = git(cwd, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
   if (!commit.ok)
     throw new OpGenError(`--base ${ref}: no such commit in this repository (git rev-parse found nothing)`);
-  // Paths relative to the repository root, whatever folder of it cwd is.
-  const prefix = relative(top.stdout.trim(), resolve(cwd, dir)).split('\\').join('/');
+  // Paths relative to the repository root (git prints it with symlinks resolved), whatever folder of it cwd is.
+  const root = top.stdout.trim();
+  const prefix = relative(root, resolve(realpathSync(cwd), dir))
+    .split('\\')
+    .join('/');
   if (prefix.startsWith('..')) throw new OpGenError(`${dir}: outside the git repository of ${cwd}`);
-  const listed = git(cwd, ['ls-tree', '-r', '--name-only', '-z', ref, '--', prefix === '' ? '.' : prefix]);
+  const listed = git(root, ['ls-tree', '-r', '--name-only', '-z', ref, '--', prefix === '' ? '.' : prefix]);
   if (!listed.ok) throw new OpGenError(`--base ${ref}: git ls-tree failed: ${listed.stderr}`);
   const files = listed.stdout
     .split('\0')
     .filter((f) => /\.ya?ml$/.test(f))
     .sort();
   const crds = files.flatMap((file) => {
-    const shown = git(top.stdout.trim(), ['show', `${ref}:${file}`]);
+    const shown = git(root, ['show', `${ref}:${file}`]);
     if (!shown.ok) throw new OpGenError(`--base ${ref}: git show ${ref}:${file} failed: ${shown.stderr}`);
     return crdsFromYaml(shown.stdout, `${ref}:${file}`);
   });

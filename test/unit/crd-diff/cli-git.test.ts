@@ -196,6 +196,18 @@ describe('op-gen crd diff in a git repository (as in CI)', () => {
     assert.equal((await opGen(dir, 'crd', 'diff', 'old.yaml', '--base', 'HEAD')).code, 2);
     assert.ok(readFileSync(join(dir, 'old.yaml'), 'utf8').includes('maximum: 10'));
   });
+
+  it('works from a project in a subfolder of the repository', async () => {
+    const sub = join(dir, 'operator');
+    mkdirSync(join(sub, 'config/crd/bases'), { recursive: true });
+    writeFileSync(join(sub, 'config/crd/bases/crd.yaml'), crdYaml(10));
+    git('add', '.');
+    git('commit', '-qm', 'a second project in a subfolder');
+    writeFileSync(join(sub, 'config/crd/bases/crd.yaml'), crdYaml(3));
+    const r = await opGen(sub, 'crd', 'diff', '--base', 'HEAD');
+    assert.equal(r.code, 1, r.err);
+    assert.match(r.out, /maximum lowered: 10 → 3/);
+  });
 });
 
 describe('op-gen crd diff --base HEAD --generate (the new side generated from the API sources)', () => {
