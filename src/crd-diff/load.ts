@@ -5,18 +5,27 @@ import { parseAllDocuments } from 'yaml';
 import { OpGenError } from '../errors.ts';
 import type { CrdDocument } from './types.ts';
 
-/** The CRDs in one YAML text (any number of documents; documents of other kinds are skipped). */
+/**
+ * The CRDs in one YAML or JSON text: any number of documents, each a CRD or a `List` of them (as
+ * `kubectl get crd -o yaml` prints); documents of other kinds are skipped.
+ */
 export function crdsFromYaml(text: string, source: string): CrdDocument[] {
   const crds: CrdDocument[] = [];
   for (const doc of parseAllDocuments(text)) {
     const first = doc.errors[0];
     if (first) throw new OpGenError(`${source}: not valid YAML (${first.message.split('\n')[0]})`);
     const value: unknown = doc.toJS();
-    if (!isRecord(value) || value.kind !== 'CustomResourceDefinition') continue;
-    crds.push(checkedCrd(value, source));
+    if (!isRecord(value)) continue;
+    const objects: unknown[] = value.kind === 'List' && Array.isArray(value.items) ? value.items : [value];
+    for (const object of objects) {
+      if (isRecord(object) && object.kind === 'CustomResourceDefinition')
+        crds.push(checkedCrd(object, source));
+    }
   }
   return crds;
 }
+
+const CRD_FILE = /\.(ya?ml|json)$/;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -41,11 +50,11 @@ function checkedCrd(value: Record<string, unknown>, source: string): CrdDocument
   return value as unknown as CrdDocument;
 }
 
-/** The YAML files of a file or a folder (recursively), sorted. */
+/** The YAML and JSON files of a file or a folder (recursively), sorted. */
 function yamlFiles(path: string): string[] {
   if (!statSync(path).isDirectory()) return [path];
   return readdirSync(path, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile() && /\.ya?ml$/.test(e.name))
+    .filter((e) => e.isFile() && CRD_FILE.test(e.name))
     .map((e) => join(e.parentPath, e.name))
     .sort();
 }
@@ -103,7 +112,7 @@ export function crdsAtRef(cwd: string, ref: string, dir: string): CrdDocument[] 
   if (!listed.ok) throw new OpGenError(`--base ${ref}: git ls-tree failed: ${listed.stderr}`);
   const files = listed.stdout
     .split('\0')
-    .filter((f) => /\.ya?ml$/.test(f))
+    .filter((f) => CRD_FILE.test(f))
     .sort();
   const crds = files.flatMap((file) => {
     const shown = git(root, ['show', `${ref}:${file}`]);

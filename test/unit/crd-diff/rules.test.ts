@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { JSONSchemaProps } from '../../../src/api-types/json-schema.ts';
-import { diffCrd, diffSchemas, type CrdDocument } from '../../../src/crd-diff/index.ts';
+import { crdsFromYaml, diffCrd, diffSchemas, type CrdDocument } from '../../../src/crd-diff/index.ts';
 
 /** Each rule's example pairs: old and new schema fragments and the findings expected, as `severity rule path`. */
 const CASES: readonly { name: string; old: JSONSchemaProps; new: JSONSchemaProps; expect: string[] }[] = [
@@ -367,5 +367,35 @@ describe('crd diff: CRD-level rules', () => {
       { name: 'v2', storage: true, schema: { type: 'object', properties: { b: { type: 'string' } } } },
     ]);
     assert.deepEqual(rules(old, next), ['safe fieldAdded v2']);
+  });
+});
+
+describe('crd diff: reading CRDs', () => {
+  it('reads CRDs from multi-document YAML, from a List (kubectl get crd -o yaml) and from JSON; skips other kinds', () => {
+    const one = JSON.stringify(crd('Namespaced', [{ name: 'v1', storage: true }]));
+    const withKind = (name: string): string =>
+      one
+        .replace(
+          '{"metadata"',
+          '{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata"',
+        )
+        .replace('widgets.example.com', name);
+    const yaml = `${withKind('a.example.com')}\n---\nkind: ConfigMap\nmetadata: {name: x}\n---\n{"kind":"List","items":[${withKind('b.example.com')}]}\n`;
+    assert.deepEqual(
+      crdsFromYaml(yaml, 'crds.yaml').map((c) => c.metadata.name),
+      ['a.example.com', 'b.example.com'],
+    );
+  });
+
+  it('names the file and the CRD when a CRD lacks what the diff reads', () => {
+    assert.throws(
+      () =>
+        crdsFromYaml(
+          'kind: CustomResourceDefinition\nmetadata: {name: x.example.com}\nspec: {group: example.com}\n',
+          'old/x.yaml',
+        ),
+      /old\/x\.yaml: CustomResourceDefinition x\.example\.com: spec\.names\.kind is missing/,
+    );
+    assert.throws(() => crdsFromYaml('a: [', 'bad.yaml'), /bad\.yaml: not valid YAML/);
   });
 });
