@@ -41,6 +41,8 @@ const RULES: ReadonlySet<string> = new Set<DiffRule>([
   'maxProperties',
   'pattern',
   'format',
+  'nullable',
+  'preserveUnknownFields',
   'cel',
   'description',
 ]);

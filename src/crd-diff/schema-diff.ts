@@ -66,6 +66,14 @@ function walk(o: JSONSchemaProps, n: JSONSchemaProps, path: string, out: SchemaC
   for (const rule of UPPER_BOUNDS) diffBound(rule, o, n, 'upper', add);
   diffLoosely('pattern', o.pattern, n.pattern, add);
   diffLoosely('format', o.format, n.format, add);
+  diffFlag('nullable', o.nullable === true, n.nullable === true, add, 'null no longer accepted');
+  diffFlag(
+    'preserveUnknownFields',
+    o['x-kubernetes-preserve-unknown-fields'] === true,
+    n['x-kubernetes-preserve-unknown-fields'] === true,
+    add,
+    'unknown fields no longer kept: the API server prunes them from stored objects',
+  );
   diffCel(o['x-kubernetes-validations'] ?? [], n['x-kubernetes-validations'] ?? [], add);
 
   const oldRequired = new Set(o.required ?? []);
@@ -213,6 +221,19 @@ function diffBound(
       ...pair,
     });
   }
+}
+
+/** A flag that accepts more when set: clearing it is breaking, setting it safe. */
+function diffFlag(
+  rule: 'nullable' | 'preserveUnknownFields',
+  o: boolean,
+  n: boolean,
+  add: Add,
+  cleared: string,
+): void {
+  if (o === n) return;
+  if (o) add({ severity: 'breaking', rule, message: cleared, old: true, new: false });
+  else add({ severity: 'safe', rule, message: `${rule} set`, old: false, new: true });
 }
 
 /** Patterns and formats: whether a new one rejects existing values depends on the data. */

@@ -24,6 +24,8 @@ export type DiffRule =
   | BoundRule
   | 'pattern'
   | 'format'
+  | 'nullable'
+  | 'preserveUnknownFields'
   | 'cel'
   | 'description';
 

@@ -214,6 +214,29 @@ const CASES: readonly { name: string; old: JSONSchemaProps; new: JSONSchemaProps
     new: { type: 'string', format: 'email' },
     expect: ['risky format .'],
   },
+  // flags that accept more when set
+  {
+    name: 'nullable cleared',
+    old: { type: 'string', nullable: true },
+    new: { type: 'string' },
+    expect: ['breaking nullable .'],
+  },
+  {
+    name: 'nullable set',
+    old: { type: 'string' },
+    new: { type: 'string', nullable: true },
+    expect: ['safe nullable .'],
+  },
+  {
+    name: 'unknown fields no longer kept',
+    old: {
+      type: 'object',
+      properties: { a: { type: 'string' } },
+      'x-kubernetes-preserve-unknown-fields': true,
+    },
+    new: { type: 'object', properties: { a: { type: 'string' } } },
+    expect: ['breaking preserveUnknownFields .'],
+  },
   // CEL
   {
     name: 'CEL rule added',
