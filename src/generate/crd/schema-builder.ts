@@ -95,6 +95,8 @@ export class SchemaBuilder {
   readonly problems = new ProblemCollector();
   /** Stand-ins for fields that had a problem: later checks skip them (their problem is reported). */
   readonly failed = new WeakSet<JSONSchemaProps>();
+  /** Nodes of embedded Kubernetes types' schemas (`--max-description-length auto` trims these first). */
+  readonly embeddedK8s = new WeakSet<JSONSchemaProps>();
   /** Doc comments of fields, collected only when `collectDocs` is set. */
   fieldDocs: FieldDoc[] | undefined;
 
@@ -714,6 +716,7 @@ export class SchemaBuilder {
       );
     }
     const schema = this.#builtins.builtinSchemaFor(name);
+    if (schema) markEmbedded(schema, this.embeddedK8s);
     if (!schema) {
       throw this.#unsupported(
         where,
@@ -726,3 +729,10 @@ export class SchemaBuilder {
 }
 
 export type { JsonValue };
+
+function markEmbedded(node: JSONSchemaProps, into: WeakSet<JSONSchemaProps>): void {
+  into.add(node);
+  for (const child of Object.values(node.properties ?? {})) markEmbedded(child, into);
+  if (node.items) markEmbedded(node.items, into);
+  if (typeof node.additionalProperties === 'object') markEmbedded(node.additionalProperties, into);
+}
