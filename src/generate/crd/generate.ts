@@ -67,6 +67,8 @@ export async function generateCrds(options: GenerateCrdsOptions): Promise<Genera
   }
   await checkCelRules(builder, problems);
   problems.throwIfAny();
+  await checkCelCosts(kinds, builder, problems);
+  problems.throwIfAny();
   const assembled = assembleCrds(kinds, typeof limit === 'number' ? { maxDescLen: limit } : {});
   const budget = sizeBudget(assembled, kinds, limit === 'auto' ? builder.embeddedK8s : undefined, problems);
   problems.throwIfAny();
@@ -177,4 +179,42 @@ function containsFailed(schema: JSONSchemaProps, failed: WeakSet<JSONSchemaProps
     ...(typeof schema.additionalProperties === 'object' ? [schema.additionalProperties] : []),
   ];
   return children.some((c) => containsFailed(c, failed));
+}
+
+/**
+ * The API server's static cost limits on CEL rules, checked at generate time (cel-cost.ts): a rule
+ * whose estimated cost times its cardinality exceeds the per-rule limit, or a version whose rules
+ * together exceed the per-CRD limit, is a problem naming the bounds to add.
+ */
+async function checkCelCosts(
+  kinds: readonly KindVersion[],
+  builder: SchemaBuilder,
+  collector: ProblemCollector,
+): Promise<void> {
+  if (builder.celRules.length === 0) return;
+  const cost = await import('./cel-cost.ts');
+  for (const k of kinds) {
+    const costs = cost.ruleCosts(k.schema, k.kind);
+    for (const c of costs) {
+      if (c.total <= cost.PER_RULE_COST_LIMIT) continue;
+      collector.add(`${ruleLocation(builder, c.path, c.rule, k)}: ${c.path}: ${cost.costProblem(c)}`);
+    }
+    const sum = costs.reduce((n, c) => n + c.total, 0);
+    // A rule over its own limit is already reported (and is most of the sum).
+    const reported = costs.some((c) => c.total > cost.PER_RULE_COST_LIMIT);
+    if (sum > cost.PER_CRD_COST_LIMIT && !reported) {
+      collector.add(
+        `${k.location.file}:${k.location.line}: ${k.kind} (${k.version}): ${cost.totalCostProblem(costs, sum)}`,
+      );
+    }
+  }
+}
+
+/** file:line of the marker that wrote `rule` at `path` (else of the kind). */
+function ruleLocation(builder: SchemaBuilder, path: string, rule: string, k: KindVersion): string {
+  const pending =
+    builder.celRules.find((r) => r.path === path && r.rule === rule) ??
+    builder.celRules.find((r) => r.rule === rule);
+  const at = pending?.location ?? k.location;
+  return `${at.file}:${at.line}`;
 }
