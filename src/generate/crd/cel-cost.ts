@@ -313,8 +313,8 @@ class Estimator {
 
   #call(name: string, target: ASTNode | undefined, args: readonly ASTNode[]): Estimate {
     if (name === 'has' && !target && args[0] && (args[0].op === '.' || args[0].op === '.?')) {
-      // A presence test: 1, plus the operand of the select.
-      return { cost: 1 + this.estimate(args[0].args[0]).cost, info: SCALAR };
+      // A presence test costs nothing in Kubernetes' environment (PresenceTestHasCost(false)); its operand does.
+      return { cost: this.estimate(args[0].args[0]).cost, info: SCALAR };
     }
     const macro = target ? this.#macro(name, target, args) : undefined;
     if (macro) return macro;
