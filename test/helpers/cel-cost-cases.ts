@@ -87,6 +87,26 @@ export const COST_CASES: readonly CostCase[] = [
     server: 'reject',
   },
   {
+    name: 'nested comprehension over 1580 integers (estimate 9,995,082)',
+    spec: spec({ ports: list({ type: 'integer' }, 1580, ['self.all(x, self.exists_one(y, x == y))']) }),
+    server: 'accept',
+  },
+  {
+    name: 'nested comprehension over 1581 integers (estimate 10,007,732)',
+    spec: spec({ ports: list({ type: 'integer' }, 1581, ['self.all(x, self.exists_one(y, x == y))']) }),
+    server: 'reject',
+  },
+  {
+    name: 'contains on 100 items, maxLength 249995 (estimate exactly 10,000,000)',
+    spec: spec({ items: list(item(["self.name.contains('abc')"], str(249995)), 100) }),
+    server: 'accept',
+  },
+  {
+    name: 'contains on 100 items, maxLength 250000 (estimate 10,000,200)',
+    spec: spec({ items: list(item(["self.name.contains('abc')"], str(250000)), 100) }),
+    server: 'reject',
+  },
+  {
     name: 'map values over an unbounded map of strings',
     spec: spec({
       labels: {
