@@ -387,6 +387,25 @@ export const crdMarkerSpecs: readonly Spec[] = [
     controllerGen: `+${v}${kind[0]?.toUpperCase()}${kind.slice(1)}OneOf`,
     effect: schemaEffect((s, m) => addRule(s, oneOfRule(kind, m.value as string[]))),
   })),
+  // ---- unions (Kubernetes API conventions; a TypeScript union of objects needs no marker)
+  {
+    name: 'unionDiscriminator',
+    targets: ['field'],
+    help: 'The string field that says which `@unionMember` field is set (its values: its enum, else the members\' values). op-gen adds the CEL rules; see "Unions" in generate-crd.md.',
+    controllerGen: '+unionDiscriminator (API conventions; not in controller-gen)',
+    effect: { on: 'field' },
+  },
+  {
+    name: 'unionMember',
+    targets: ['field'],
+    value: {
+      type: 'string',
+      help: 'the discriminator value selecting this field (default: the field name, first letter upper-cased)',
+    },
+    help: "An optional field that is one member of its type's union: with a `@unionDiscriminator`, set exactly when the discriminator names it; without one, exactly one member is set. op-gen adds the CEL rules.",
+    controllerGen: '+unionMember (API conventions; not in controller-gen)',
+    effect: { on: 'field' },
+  },
   {
     name: 'immutable',
     targets: ['field'],

@@ -1,5 +1,8 @@
 import { Environment } from '@marcbachmann/cel-js';
 import type { JSONSchemaProps } from '../../api-types/json-schema.ts';
+import { celPropertyName } from './cel-names.ts';
+
+export { celPropertyName } from './cel-names.ts';
 
 /**
  * Generate-time checks of CEL validation rules (x-kubernetes-validations), on @marcbachmann/cel-js:
@@ -121,41 +124,6 @@ const KUBERNETES_FUNCTIONS = new Set([
   'existsOne',
   'exists_one',
 ]);
-
-/** CEL reserved words: Kubernetes exposes such property names as `__name__`. */
-const RESERVED = new Set([
-  'true',
-  'false',
-  'null',
-  'in',
-  'as',
-  'break',
-  'const',
-  'continue',
-  'else',
-  'for',
-  'function',
-  'if',
-  'import',
-  'let',
-  'loop',
-  'package',
-  'namespace',
-  'return',
-  'var',
-  'void',
-  'while',
-]);
-
-/** The property name as CEL sees it (apiserver's escaping of reserved words and odd characters). */
-export function celPropertyName(name: string): string {
-  if (RESERVED.has(name)) return `__${name}__`;
-  return name
-    .replace(/__/g, '__underscores__')
-    .replace(/\./g, '__dot__')
-    .replace(/-/g, '__dash__')
-    .replace(/\//g, '__slash__');
-}
 
 interface TypeTable {
   readonly env: Environment;

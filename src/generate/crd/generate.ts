@@ -6,7 +6,14 @@ import type { ProblemCollector } from '../../shared/problems.ts';
 import { writeOutput, type OutputFile } from '../../shared/atomic-write.ts';
 import { sortKeysDeep, toYaml } from '../../shared/yaml.ts';
 import { assembleCrds, VERSION_ANNOTATION, type CustomResourceDefinition } from './assemble.ts';
-import { walkApi } from './model.ts';
+import { walkApi, type KindVersion } from './model.ts';
+import {
+  crdBytes,
+  fitDescriptions,
+  sizeVerdict,
+  type CrdSize,
+  type DescriptionLimit,
+} from './size-budget.ts';
 import type { SchemaBuilder } from './schema-builder.ts';
 import type { JSONSchemaProps } from '../../api-types/json-schema.ts';
 import { checkStructural } from './structural.ts';
@@ -20,8 +27,11 @@ export interface GenerateCrdsOptions {
   readonly outDir?: string;
   /** Write nothing; report the files that would change. */
   readonly check?: boolean;
-  /** Cut descriptions longer than this (0 drops them). */
-  readonly maxDescLen?: number;
+  /**
+   * Cut descriptions longer than this (0 drops them); `auto`: only when a CRD is over 256 KiB, those
+   * of embedded Kubernetes types first, then the others, until it fits (size-budget.ts).
+   */
+  readonly maxDescLen?: DescriptionLimit;
 }
 
 export interface GenerateCrdsResult {
@@ -32,14 +42,19 @@ export interface GenerateCrdsResult {
   /** Stale CRD files removed (with `check`: none removed, they are in `changed`), relative to cwd. */
   readonly removed: readonly string[];
   readonly crds: readonly CustomResourceDefinition[];
+  /** Each CRD's size as compact JSON (and, with `auto`, what was trimmed), in the order of `crds`. */
+  readonly sizes: readonly CrdSize[];
+  /** CRDs past the 256 KiB last-applied annotation limit (client-side apply fails on them). */
+  readonly warnings: readonly string[];
 }
 
 /** Generates one CRD per group+kind; writes all files atomically (or, with `check`, none). */
 export async function generateCrds(options: GenerateCrdsOptions): Promise<GenerateCrdsResult> {
   const { cwd } = options;
   const outDir = options.outDir ?? 'config/crd/bases';
-  if (options.maxDescLen !== undefined && (!Number.isInteger(options.maxDescLen) || options.maxDescLen < 0)) {
-    throw new OpGenError(`--max-desc-len must be a whole number >= 0, got ${options.maxDescLen}`, {
+  const limit = options.maxDescLen;
+  if (limit !== undefined && limit !== 'auto' && (!Number.isInteger(limit) || limit < 0)) {
+    throw new OpGenError(`--max-description-length must be a whole number >= 0 or auto, got ${limit}`, {
       exitCode: 2,
     });
   }
@@ -52,7 +67,12 @@ export async function generateCrds(options: GenerateCrdsOptions): Promise<Genera
   }
   await checkCelRules(builder, problems);
   problems.throwIfAny();
-  const crds = assembleCrds(kinds, { maxDescLen: options.maxDescLen });
+  await checkCelCosts(kinds, builder, problems);
+  problems.throwIfAny();
+  const assembled = assembleCrds(kinds, typeof limit === 'number' ? { maxDescLen: limit } : {});
+  const budget = sizeBudget(assembled, kinds, limit === 'auto' ? builder.embeddedK8s : undefined, problems);
+  problems.throwIfAny();
+  const crds = budget.crds;
   const files: OutputFile[] = crds.map((crd) => ({
     path: join(resolve(cwd, outDir), `${crd.spec.group}_${crd.spec.names.plural}.yaml`),
     content: `---\n${toYaml(sortKeysDeep(crd))}`,
@@ -64,7 +84,42 @@ export async function generateCrds(options: GenerateCrdsOptions): Promise<Genera
   );
   const { changed, removed } = writeOutput(files, stale, options.check === true);
   const rel = (p: string): string => relative(cwd, p);
-  return { files: files.map((f) => rel(f.path)), changed: changed.map(rel), removed: removed.map(rel), crds };
+  return {
+    files: files.map((f) => rel(f.path)),
+    changed: changed.map(rel),
+    removed: removed.map(rel),
+    crds,
+    sizes: budget.sizes,
+    warnings: budget.warnings,
+  };
+}
+
+/**
+ * Measures every CRD; with `embedded` (the automatic mode) trims descriptions of those over 256 KiB;
+ * a CRD over the API server's request limit is a problem (nothing is written).
+ */
+function sizeBudget(
+  assembled: readonly CustomResourceDefinition[],
+  kinds: readonly KindVersion[],
+  embedded: WeakSet<JSONSchemaProps> | undefined,
+  problems: ProblemCollector,
+): { crds: CustomResourceDefinition[]; sizes: CrdSize[]; warnings: string[] } {
+  const crds: CustomResourceDefinition[] = [];
+  const sizes: CrdSize[] = [];
+  const warnings: string[] = [];
+  for (const crd of assembled) {
+    const fitted = embedded
+      ? fitDescriptions(crd, embedded)
+      : { crd, size: { name: crd.metadata.name, bytes: crdBytes(crd) } };
+    crds.push(fitted.crd);
+    sizes.push(fitted.size);
+    const verdict = sizeVerdict(fitted.size);
+    const kind = kinds.find((k) => k.group === crd.spec.group && k.kind === crd.spec.names.kind);
+    const at = kind ? `${kind.location.file}:${kind.location.line}: ` : '';
+    if (verdict.problem) problems.add(`${at}${verdict.problem}`);
+    if (verdict.warning) warnings.push(`${at}${verdict.warning}`);
+  }
+  return { crds, sizes, warnings };
 }
 
 /**
@@ -124,4 +179,42 @@ function containsFailed(schema: JSONSchemaProps, failed: WeakSet<JSONSchemaProps
     ...(typeof schema.additionalProperties === 'object' ? [schema.additionalProperties] : []),
   ];
   return children.some((c) => containsFailed(c, failed));
+}
+
+/**
+ * The API server's static cost limits on CEL rules, checked at generate time (cel-cost.ts): a rule
+ * whose estimated cost times its cardinality exceeds the per-rule limit, or a version whose rules
+ * together exceed the per-CRD limit, is a problem naming the bounds to add.
+ */
+async function checkCelCosts(
+  kinds: readonly KindVersion[],
+  builder: SchemaBuilder,
+  collector: ProblemCollector,
+): Promise<void> {
+  if (builder.celRules.length === 0) return;
+  const cost = await import('./cel-cost.ts');
+  for (const k of kinds) {
+    const costs = cost.ruleCosts(k.schema, k.kind);
+    for (const c of costs) {
+      if (c.total <= cost.PER_RULE_COST_LIMIT) continue;
+      collector.add(`${ruleLocation(builder, c.path, c.rule, k)}: ${c.path}: ${cost.costProblem(c)}`);
+    }
+    const sum = costs.reduce((n, c) => n + c.total, 0);
+    // A rule over its own limit is already reported (and is most of the sum).
+    const reported = costs.some((c) => c.total > cost.PER_RULE_COST_LIMIT);
+    if (sum > cost.PER_CRD_COST_LIMIT && !reported) {
+      collector.add(
+        `${k.location.file}:${k.location.line}: ${k.kind} (${k.version}): ${cost.totalCostProblem(costs, sum)}`,
+      );
+    }
+  }
+}
+
+/** file:line of the marker that wrote `rule` at `path` (else of the kind). */
+function ruleLocation(builder: SchemaBuilder, path: string, rule: string, k: KindVersion): string {
+  const pending =
+    builder.celRules.find((r) => r.path === path && r.rule === rule) ??
+    builder.celRules.find((r) => r.rule === rule);
+  const at = pending?.location ?? k.location;
+  return `${at.file}:${at.line}`;
 }

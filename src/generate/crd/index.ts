@@ -11,6 +11,13 @@ export type { FieldDoc } from './schema-builder.ts';
 export type { JSONSchemaProps, ValidationRule } from '../../api-types/json-schema.ts';
 export type { CustomResourceDefinition } from './assemble.ts';
 export { VERSION_ANNOTATION } from './assemble.ts';
+export {
+  formatBytes,
+  ANNOTATION_LIMIT_BYTES,
+  REQUEST_LIMIT_BYTES,
+  type CrdSize,
+  type DescriptionLimit,
+} from './size-budget.ts';
 
 /** Every kind in the API sources (each version separately), with the docs and tags of the kind and its fields. */
 export async function loadApiModel(options: ApiModelOptions): Promise<ApiKind[]> {

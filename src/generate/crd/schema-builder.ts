@@ -11,6 +11,7 @@ import { OpGenError } from '../../errors.ts';
 import { K8S_STUB_DIR } from './program.ts';
 import type { JSONSchemaProps } from '../../api-types/json-schema.ts';
 import { sourceError } from './walk-error.ts';
+import { applyMarkedUnion, mergeObjectUnion, type MarkedUnionField } from './unions.ts';
 
 /** The Kubernetes built-in types' schemas (builtin-schemas.ts, loaded when an API uses one). */
 export interface BuiltinSchemas {
@@ -94,6 +95,8 @@ export class SchemaBuilder {
   readonly problems = new ProblemCollector();
   /** Stand-ins for fields that had a problem: later checks skip them (their problem is reported). */
   readonly failed = new WeakSet<JSONSchemaProps>();
+  /** Nodes of embedded Kubernetes types' schemas (`--max-description-length auto` trims these first). */
+  readonly embeddedK8s = new WeakSet<JSONSchemaProps>();
   /** Doc comments of fields, collected only when `collectDocs` is set. */
   fieldDocs: FieldDoc[] | undefined;
 
@@ -403,44 +406,27 @@ export class SchemaBuilder {
     );
   }
 
-  /** Object unions with a string-literal discriminator merge into one object; others are errors. */
+  /** Object unions merge into one object with the rules that enforce the union (unions.ts). */
   #discriminatedUnion(members: readonly TS.Type[], where: Where): JSONSchemaProps {
-    const ts = this.#ts;
-    const propsOf = members.map((m) => this.#checker.getPropertiesOfType(m));
-    const first = propsOf[0] ?? [];
-    const discriminator = first.find((p) =>
-      propsOf.every((props) => {
-        const q = props.find((x) => x.name === p.name);
-        if (!q || q.flags & ts.SymbolFlags.Optional) return false;
-        return !!(this.#checker.getTypeOfSymbol(q).flags & ts.TypeFlags.StringLiteral);
-      }),
+    const merged = mergeObjectUnion(
+      members.map((m) => ({
+        schema: this.#typeSchema(m, where, undefined),
+        label: this.#checker.typeToString(m),
+      })),
+      where,
     );
-    if (!discriminator) {
-      throw this.#unsupported(
-        where,
-        'is a union of object types without a discriminator',
-        'Give every member a required string-literal field with the same name (e.g. `type: "A"`), or use one object type with optional fields',
-      );
-    }
-    const merged: JSONSchemaProps = { type: 'object', properties: {} };
-    const requiredEverywhere = new Set<string>();
-    members.forEach((member, i) => {
-      const schema = this.#typeSchema(member, where, undefined);
-      for (const [name, prop] of Object.entries(schema.properties ?? {})) {
-        const existing = merged.properties?.[name];
-        if (name === discriminator.name && existing?.enum && prop.enum) {
-          merged.properties = {
-            ...merged.properties,
-            [name]: { ...existing, enum: [...existing.enum, ...prop.enum] },
-          };
-        } else if (!existing) merged.properties = { ...merged.properties, [name]: prop };
-      }
-      const req = new Set(schema.required ?? []);
-      if (i === 0) for (const r of req) requiredEverywhere.add(r);
-      else for (const r of [...requiredEverywhere]) if (!req.has(r)) requiredEverywhere.delete(r);
-    });
-    if (requiredEverywhere.size > 0) merged.required = [...requiredEverywhere].sort();
+    this.#queueRules(merged, 0, where);
     return merged;
+  }
+
+  /** Queues the CEL rules of `schema` from index `from` on for checking. */
+  #queueRules(schema: JSONSchemaProps, from: number, where: Where): void {
+    const rules = schema['x-kubernetes-validations'] ?? [];
+    for (let i = from; i < rules.length; i++) {
+      const rule = rules[i];
+      if (rule)
+        this.celRules.push({ rule: rule.rule, self: schema, location: where.location, path: where.path });
+    }
   }
 
   #typeSchema(type: TS.Type, where: Where, elementNode: TS.TypeNode | undefined): JSONSchemaProps {
@@ -593,7 +579,10 @@ export class SchemaBuilder {
       }
     }
 
-    const props = checker.getPropertiesOfType(type).filter((p) => !p.name.startsWith('__@'));
+    // `x?: never` (TypeScript's way to forbid a field, e.g. in union members) has no JSON form: left out.
+    const props = checker
+      .getPropertiesOfType(type)
+      .filter((p) => !p.name.startsWith('__@') && !this.#isForbiddenField(p));
     const indexInfos = checker.getIndexInfosOfType(type);
     if (indexInfos.length > 0) {
       const info = indexInfos[0];
@@ -621,15 +610,22 @@ export class SchemaBuilder {
     if (props.length > 0) {
       const properties: Record<string, JSONSchemaProps> = {};
       const required: string[] = [];
+      const unionFields: MarkedUnionField[] = [];
       for (const prop of props) {
         const result = this.fieldSchema(prop, where);
         if (!result) continue;
         properties[prop.name] = result.schema;
         if (result.required) required.push(prop.name);
+        if (result.union) unionFields.push(result.union);
       }
       schema.properties = properties;
       // Sorted, as controller-gen writes them.
       if (required.length > 0) schema.required = required.sort();
+      if (unionFields.length > 0) {
+        const withUnion = this.problems.attempt(() => applyMarkedUnion(schema, unionFields, where), schema);
+        this.#queueRules(withUnion, schema['x-kubernetes-validations']?.length ?? 0, where);
+        return this.applyMarkers(withUnion, typeMarkers, where);
+      }
     }
     return this.applyMarkers(schema, typeMarkers, where);
   }
@@ -638,7 +634,10 @@ export class SchemaBuilder {
    * The schema of one property of an object type, and whether it is required. A problem with the
    * field is recorded and the field gets a stand-in (in `failed`), so the walk finds the other problems.
    */
-  fieldSchema(prop: TS.Symbol, parent: Where): { schema: JSONSchemaProps; required: boolean } | undefined {
+  fieldSchema(
+    prop: TS.Symbol,
+    parent: Where,
+  ): { schema: JSONSchemaProps; required: boolean; union?: MarkedUnionField } | undefined {
     try {
       return this.#fieldSchema(prop, parent);
     } catch (err) {
@@ -649,7 +648,18 @@ export class SchemaBuilder {
     }
   }
 
-  #fieldSchema(prop: TS.Symbol, parent: Where): { schema: JSONSchemaProps; required: boolean } | undefined {
+  /** An optional field typed `never` (or `undefined`): TypeScript's "must not be set". */
+  #isForbiddenField(prop: TS.Symbol): boolean {
+    const F = this.#ts.TypeFlags;
+    if (!(prop.flags & this.#ts.SymbolFlags.Optional)) return false;
+    const type = this.#checker.getTypeOfSymbol(prop);
+    return !!(type.flags & (F.Never | F.Undefined));
+  }
+
+  #fieldSchema(
+    prop: TS.Symbol,
+    parent: Where,
+  ): { schema: JSONSchemaProps; required: boolean; union?: MarkedUnionField } | undefined {
     const ts = this.#ts;
     const decl = prop.valueDeclaration ?? prop.declarations?.[0];
     const path = parent.path ? `${parent.path}.${prop.name}` : prop.name;
@@ -681,7 +691,20 @@ export class SchemaBuilder {
     }
     if (doc.description) schema = { ...schema, description: doc.description };
     this.origins.set(schema, where);
-    return { schema, required };
+    const unionMarker = markers.find(
+      (m) => m.spec.name === 'unionMember' || m.spec.name === 'unionDiscriminator',
+    );
+    if (!unionMarker) return { schema, required };
+    const union: MarkedUnionField = {
+      name: prop.name,
+      role: unionMarker.spec.name === 'unionMember' ? 'member' : 'discriminator',
+      ...(typeof unionMarker.value === 'string' && unionMarker.value !== ''
+        ? { value: unionMarker.value }
+        : {}),
+      required,
+      location: unionMarker.location,
+    };
+    return { schema, required, union };
   }
 
   #builtin(name: string, where: Where): JSONSchemaProps {
@@ -693,6 +716,7 @@ export class SchemaBuilder {
       );
     }
     const schema = this.#builtins.builtinSchemaFor(name);
+    if (schema) markEmbedded(schema, this.embeddedK8s);
     if (!schema) {
       throw this.#unsupported(
         where,
@@ -705,3 +729,10 @@ export class SchemaBuilder {
 }
 
 export type { JsonValue };
+
+function markEmbedded(node: JSONSchemaProps, into: WeakSet<JSONSchemaProps>): void {
+  into.add(node);
+  for (const child of Object.values(node.properties ?? {})) markEmbedded(child, into);
+  if (node.items) markEmbedded(node.items, into);
+  if (typeof node.additionalProperties === 'object') markEmbedded(node.additionalProperties, into);
+}

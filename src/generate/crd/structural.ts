@@ -1,6 +1,7 @@
 import { ProblemsError, type Problem } from '../../shared/problems.ts';
 import type { SourceLocation } from '../../markers/index.ts';
 import type { JSONSchemaProps } from '../../api-types/json-schema.ts';
+import { trimDescriptions } from './size-budget.ts';
 
 type Origins = WeakMap<JSONSchemaProps, { path: string; location: SourceLocation }>;
 
@@ -148,26 +149,7 @@ export function checkStructural(
 
 /** controller-gen's --max-desc-len: cut descriptions at a word boundary and add "..."; 0 drops them. */
 export function truncateDescriptions(node: JSONSchemaProps, maxLen: number): JSONSchemaProps {
-  const out: JSONSchemaProps = { ...node };
-  if (out.description !== undefined) {
-    if (maxLen === 0) delete out.description;
-    else if (out.description.length > maxLen) {
-      let cut = out.description.slice(0, maxLen);
-      const space = Math.max(cut.lastIndexOf(' '), cut.lastIndexOf('\n'), cut.lastIndexOf('\t'));
-      if (space > 0) cut = cut.slice(0, space);
-      out.description = `${cut}...`;
-    }
-  }
-  if (out.properties) {
-    out.properties = Object.fromEntries(
-      Object.entries(out.properties).map(([k, v]) => [k, truncateDescriptions(v, maxLen)]),
-    );
-  }
-  if (out.items) out.items = truncateDescriptions(out.items, maxLen);
-  if (out.additionalProperties && typeof out.additionalProperties === 'object') {
-    out.additionalProperties = truncateDescriptions(out.additionalProperties, maxLen);
-  }
-  return out;
+  return trimDescriptions(node, maxLen);
 }
 
 /** Why `value` does not fit `schema`'s type or enum (undefined when it fits; shallow). */

@@ -82,11 +82,52 @@ const CASES: BadCase[] = [
     error: /Thing\.spec\.m: has type `Map` which has no JSON form/,
   },
   {
-    name: 'object union without discriminator',
-    decls: 'export interface A { a: string; }\nexport interface B { b: string; }',
+    name: 'object union without discriminator whose member has no field of its own',
+    decls: 'export interface A { a: string; }\nexport interface B { a: string; b: string; }',
     spec: 'ab: A | B;',
     error:
-      /Thing\.spec\.ab: is a union of object types without a discriminator\. Give every member a required string-literal field/,
+      /types\.ts:5: Thing\.spec\.ab: is a union of object types without a discriminator, and its member `A` has no field of its own, so nothing tells the members apart\. Give every member a required string-literal field/,
+  },
+  {
+    name: 'object union whose members disagree on a field type',
+    spec: "u: { type: 'A'; size: string } | { type: 'B'; size: number };",
+    error:
+      /types\.ts:4: Thing\.spec\.u: is a union whose members disagree on field `size`: string in `\{ type: "A"; size: string; \}`, number in `\{ type: "B"; size: number; \}`.*Give `size` the same type in every member/,
+  },
+  {
+    name: 'union of an object and a string',
+    spec: 'u: { a: string } | string;',
+    error:
+      /types\.ts:4: Thing\.spec\.u: is a union of different kinds of values \(string \| \{ a: string; \}\)\. A structural schema needs one type per field/,
+  },
+  {
+    name: 'union with a map member',
+    spec: "u: { type: 'A'; a: string } | Record<string, string>;",
+    error:
+      /types\.ts:4: Thing\.spec\.u: is a union whose member `Record<string, string>` is a map, not an object with fields/,
+  },
+  {
+    name: '@unionMember on a required field',
+    spec: '/** @unionMember */\n  a: { x?: string };\n  /** @unionMember */\n  b?: { y?: string };',
+    error: /types\.ts:4: Thing\.spec\.a: is a @unionMember but required\. Make union members optional/,
+  },
+  {
+    name: '@unionMember value the discriminator does not have',
+    spec: "/** @unionDiscriminator */\n  type: 'Git' | 'OCI';\n  /** @unionMember */\n  git?: { url: string };\n  /** @unionMember Helm */\n  oci?: { image: string };",
+    error:
+      /types\.ts:8: Thing\.spec\.oci: is selected by type = "Helm", which is not one of type's values \("Git", "OCI"\)\. Add the value to type's type, or name the value/,
+  },
+  {
+    name: '@unionDiscriminator that is not a string',
+    spec: '/** @unionDiscriminator */\n  kind: number;\n  /** @unionMember */\n  a?: { x?: string };\n  /** @unionMember */\n  b?: { y?: string };',
+    error:
+      /types\.ts:4: Thing\.spec\.kind: is a @unionDiscriminator of type number\. A discriminator is a string/,
+  },
+  {
+    name: 'a lone @unionMember',
+    spec: '/** @unionMember */\n  a?: { x?: string };',
+    error:
+      /types\.ts:4: Thing\.spec\.a: is the only @unionMember of its type\. A union needs at least two fields/,
   },
   {
     name: 'mixed union',
