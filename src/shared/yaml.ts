@@ -1,4 +1,5 @@
 import { stringify } from 'yaml';
+import { writeYamlDocument } from './yaml-writer.ts';
 
 /**
  * The one YAML emitter for generated manifests: block style, 2-space indent, no line folding,
@@ -7,6 +8,16 @@ import { stringify } from 'yaml';
  * those plain scalars would be booleans or numbers. The output is valid YAML 1.2 as well.
  */
 export function toYaml(value: unknown): string {
+  return writeYamlDocument(value) ?? yamlPackage(value);
+}
+
+/** `toYaml(sortKeysDeep(value))` without the copy. */
+export function toSortedYaml(value: unknown): string {
+  return writeYamlDocument(value, { sortKeys: true }) ?? yamlPackage(sortKeysDeep(value));
+}
+
+/** The `yaml` package, for what yaml-writer.ts does not write itself (it gives the same bytes). */
+function yamlPackage(value: unknown): string {
   return stringify(value, {
     lineWidth: 0,
     indent: 2,

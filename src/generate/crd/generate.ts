@@ -4,7 +4,7 @@ import { parseDocument } from 'yaml';
 import { OpGenError } from '../../errors.ts';
 import type { ProblemCollector } from '../../shared/problems.ts';
 import { writeOutput, type OutputFile } from '../../shared/atomic-write.ts';
-import { sortKeysDeep, toYaml } from '../../shared/yaml.ts';
+import { toSortedYaml } from '../../shared/yaml.ts';
 import { assembleCrds, VERSION_ANNOTATION, type CustomResourceDefinition } from './assemble.ts';
 import { walkApi } from './model.ts';
 import type { SchemaBuilder } from './schema-builder.ts';
@@ -55,7 +55,7 @@ export async function generateCrds(options: GenerateCrdsOptions): Promise<Genera
   const crds = assembleCrds(kinds, { maxDescLen: options.maxDescLen });
   const files: OutputFile[] = crds.map((crd) => ({
     path: join(resolve(cwd, outDir), `${crd.spec.group}_${crd.spec.names.plural}.yaml`),
-    content: `---\n${toYaml(sortKeysDeep(crd))}`,
+    content: `---\n${toSortedYaml(crd)}`,
   }));
   const stale = staleCrdFiles(
     resolve(cwd, outDir),
