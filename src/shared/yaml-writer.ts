@@ -46,6 +46,12 @@ class Unsupported {}
 const UNSUPPORTED = new Unsupported();
 
 function readsAsOtherType(value: string): boolean {
+  // Every test needs a first character of `~nNyYtTfFoO0-9+-.<` or the empty string; those starting
+  // with a letter (null, booleans) match at most 5 characters.
+  const c = value.charCodeAt(0);
+  const letter = (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+  if (letter && (value.length > 5 || !/^[nNyYtTfFoO]/.test(value))) return false;
+  if (!letter && value.length > 0 && !/^[~0-9+\-.<]/.test(value)) return false;
   for (const test of YAML11_IMPLICIT_TAG_TESTS) if (test.test(value)) return true;
   return false;
 }
