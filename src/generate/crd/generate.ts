@@ -1,10 +1,10 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { parseDocument } from 'yaml';
 import { OpGenError } from '../../errors.ts';
 import type { ProblemCollector } from '../../shared/problems.ts';
 import { writeOutput, type OutputFile } from '../../shared/atomic-write.ts';
 import { toSortedYaml } from '../../shared/yaml.ts';
+import { yamlPackage } from '../../shared/yaml-package.ts';
 import { assembleCrds, VERSION_ANNOTATION, type CustomResourceDefinition } from './assemble.ts';
 import { walkApi } from './model.ts';
 import type { SchemaBuilder } from './schema-builder.ts';
@@ -81,7 +81,7 @@ function staleCrdFiles(dir: string, wanted: ReadonlySet<string>, groups: Readonl
     .map((f) => join(dir, f))
     .filter((p) => !wanted.has(p))
     .filter((p) => {
-      const doc = parseDocument(readFileSync(p, 'utf8'));
+      const doc = yamlPackage().parseDocument(readFileSync(p, 'utf8'));
       if (doc.errors.length > 0) return false;
       const crd = doc.toJS() as {
         kind?: unknown;
