@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
 
-type YamlPackage = typeof import('yaml');
+type YamlPackage = typeof Yaml;
 let loaded: YamlPackage | undefined;
 
 /**

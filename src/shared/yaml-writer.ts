@@ -33,6 +33,7 @@ export const YAML11_IMPLICIT_TAG_TESTS: readonly RegExp[] = [
 ];
 
 /** Characters that force double quotes with escapes (control characters, lone surrogates). */
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for
 const NEEDS_ESCAPES = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u{D800}-\u{DFFF}]/u;
 /** A string that cannot be a plain scalar (indicator first, `: `, ` #`, trailing space or colon, ...). */
 const NOT_PLAIN = /^[\n\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|[\n:][ \t]|[ \t]\n|[\n\t ]#|[\n\t :]$/;
