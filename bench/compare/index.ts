@@ -1,24 +1,35 @@
 /**
- * `npm run bench:compare`: op-gen next to what a Go author would use, on the same work in one run
- * (only ratios from one run count on this noisy machine). CRD generation against controller-gen
- * v0.23.0 and the runtime against controller-runtime v0.22; both built from Go modules on first use.
- * Writes bench/results/<date>.json. Options: --kinds --fields --crd-runs --objects --runtime-runs --workers.
+ * `npm run bench:compare`: op-gen next to what a Go or TypeScript author would use, on the same work
+ * in one run (only ratios from one run count on this noisy machine): CRD generation against
+ * controller-gen v0.23.0 at several API sizes (a scaling curve), `generate types` against
+ * `cdk8s import` and crd-generate (npm, installed into ~/.cache/op-gen/bench-npm on first use), CLI
+ * latency on a fresh scaffold, and the runtime against controller-runtime v0.22 (Go tools built from
+ * Go modules on first use). Writes bench/results/<date>.json (with the load average) and the charts
+ * in docs/perf/. Options: --crd-kinds 10,100,500 --fields --crd-runs --types-runs --latency-runs
+ * --objects --runtime-runs --workers --skip-runtime --skip-types --skip-latency.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { compareCrdGeneration, printCrdComparison } from './crd-compare.ts';
+import { writeCharts } from './charts.ts';
+import { measureCliLatency, printCliLatency } from './cli-latency.ts';
+import { compareCrdGeneration, printCrdComparison, type CrdComparison } from './crd-compare.ts';
+import { compareTypesGeneration, printTypesComparison } from './types-compare.ts';
 import { compareRuntimes, printRuntimeComparison } from './runtime-compare.ts';
 import { ENVTEST_K8S_VERSION } from '../../src/testing/binaries.ts';
 import { CONTROLLER_GEN_VERSION, hasGo, ROOT } from './tools.ts';
 
 const { values } = parseArgs({
   options: {
-    kinds: { type: 'string', default: '100' },
+    'crd-kinds': { type: 'string', default: '10,100,500' },
     fields: { type: 'string', default: '20' },
     'crd-runs': { type: 'string', default: '5' },
+    'types-runs': { type: 'string', default: '3' },
+    'latency-runs': { type: 'string', default: '5' },
+    'skip-types': { type: 'boolean', default: false },
+    'skip-latency': { type: 'boolean', default: false },
     objects: { type: 'string', default: '2000' },
     'runtime-runs': { type: 'string', default: '3' },
     workers: { type: 'string', default: '1,4' },
@@ -30,12 +41,27 @@ const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' }
 if (build.status !== 0) process.exit(build.status ?? 1);
 if (!hasGo()) console.log('Go toolchain missing: only op-gen is measured; no ratio is reported.');
 
-const crd = await compareCrdGeneration({
-  kinds: Number(values.kinds),
-  fields: Number(values.fields),
-  runs: Number(values['crd-runs']),
-});
-printCrdComparison(crd);
+const loadBefore = loadavg();
+const crdScaling: CrdComparison[] = [];
+for (const kinds of values['crd-kinds'].split(',').map(Number)) {
+  const result = await compareCrdGeneration({
+    kinds,
+    fields: Number(values.fields),
+    // The largest API takes seconds a run: fewer runs there.
+    runs: kinds > 200 ? Math.max(3, Math.ceil(Number(values['crd-runs']) / 2)) : Number(values['crd-runs']),
+  });
+  printCrdComparison(result);
+  crdScaling.push(result);
+}
+const crd = crdScaling.find((c) => c.kinds === 100) ?? crdScaling[0]!;
+const types = values['skip-types']
+  ? undefined
+  : await compareTypesGeneration({ runs: Number(values['types-runs']) });
+if (types) printTypesComparison(types);
+const cliLatency = values['skip-latency']
+  ? undefined
+  : await measureCliLatency({ runs: Number(values['latency-runs']) });
+if (cliLatency) printCliLatency(cliLatency);
 const runtime = values['skip-runtime']
   ? undefined
   : await compareRuntimes({
@@ -58,6 +84,8 @@ writeFileSync(
         cpus: cpus().length,
         cpuModel: cpus()[0]?.model,
         memoryGiB: Math.round(totalmem() / 2 ** 30),
+        // The machine is shared: 1/5/15-minute load averages when the run started and ended.
+        loadAverage: { start: loadBefore, end: loadavg() },
       },
       versions: {
         node: process.version,
@@ -68,6 +96,9 @@ writeFileSync(
         kubernetes: `v${ENVTEST_K8S_VERSION}`,
       },
       crd,
+      crdScaling,
+      types,
+      cliLatency,
       runtime,
     },
     null,
@@ -75,4 +106,5 @@ writeFileSync(
   )}\n`,
 );
 console.log(`\nresults written to ${out}`);
-if (crd.equivalent === false) process.exitCode = 1;
+for (const chart of writeCharts()) console.log(`chart written to ${chart}`);
+if (crdScaling.some((c) => c.equivalent === false)) process.exitCode = 1;

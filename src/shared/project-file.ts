@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'yaml';
 import { OpGenError } from '../errors.ts';
 import { toYaml } from './yaml.ts';
+import { yamlPackage } from './yaml-package.ts';
 
 export const PROJECT_FILE = 'op-gen.yaml';
 
@@ -51,7 +51,7 @@ export function readProjectFile(dir: string): ProjectFile | undefined {
   if (!existsSync(path)) return undefined;
   let data: unknown;
   try {
-    data = parse(readFileSync(path, 'utf8'));
+    data = yamlPackage().parse(readFileSync(path, 'utf8'));
   } catch (err) {
     throw new OpGenError(
       `${path}: not valid YAML (${(err as Error).message.split('\n')[0]}). Fix the file or re-create it with \`op-gen init\`.`,

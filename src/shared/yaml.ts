@@ -1,4 +1,5 @@
-import { stringify } from 'yaml';
+import { writeYamlDocument } from './yaml-writer.ts';
+import { yamlPackage } from './yaml-package.ts';
 
 /**
  * The one YAML emitter for generated manifests: block style, 2-space indent, no line folding,
@@ -7,7 +8,17 @@ import { stringify } from 'yaml';
  * those plain scalars would be booleans or numbers. The output is valid YAML 1.2 as well.
  */
 export function toYaml(value: unknown): string {
-  return stringify(value, {
+  return writeYamlDocument(value) ?? withYamlPackage(value);
+}
+
+/** `toYaml(sortKeysDeep(value))` without the copy. */
+export function toSortedYaml(value: unknown): string {
+  return writeYamlDocument(value, { sortKeys: true }) ?? withYamlPackage(sortKeysDeep(value));
+}
+
+/** The `yaml` package, for what yaml-writer.ts does not write itself (it gives the same bytes). */
+function withYamlPackage(value: unknown): string {
+  return yamlPackage().stringify(value, {
     lineWidth: 0,
     indent: 2,
     aliasDuplicateObjects: false,

@@ -1,10 +1,10 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { parseDocument } from 'yaml';
 import { OpGenError } from '../../errors.ts';
 import type { ProblemCollector } from '../../shared/problems.ts';
 import { writeOutput, type OutputFile } from '../../shared/atomic-write.ts';
-import { sortKeysDeep, toYaml } from '../../shared/yaml.ts';
+import { toSortedYaml } from '../../shared/yaml.ts';
+import { yamlPackage } from '../../shared/yaml-package.ts';
 import { assembleCrds, VERSION_ANNOTATION, type CustomResourceDefinition } from './assemble.ts';
 import { walkApi, type KindVersion } from './model.ts';
 import {
@@ -75,7 +75,7 @@ export async function generateCrds(options: GenerateCrdsOptions): Promise<Genera
   const crds = budget.crds;
   const files: OutputFile[] = crds.map((crd) => ({
     path: join(resolve(cwd, outDir), `${crd.spec.group}_${crd.spec.names.plural}.yaml`),
-    content: `---\n${toYaml(sortKeysDeep(crd))}`,
+    content: `---\n${toSortedYaml(crd)}`,
   }));
   const stale = staleCrdFiles(
     resolve(cwd, outDir),
@@ -136,7 +136,7 @@ function staleCrdFiles(dir: string, wanted: ReadonlySet<string>, groups: Readonl
     .map((f) => join(dir, f))
     .filter((p) => !wanted.has(p))
     .filter((p) => {
-      const doc = parseDocument(readFileSync(p, 'utf8'));
+      const doc = yamlPackage().parseDocument(readFileSync(p, 'utf8'));
       if (doc.errors.length > 0) return false;
       const crd = doc.toJS() as {
         kind?: unknown;
