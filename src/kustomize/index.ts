@@ -1,0 +1,2 @@
+export { renderKustomization, SUPPORTED_FIELDS, type RenderedObject, type RenderOptions } from './render.ts';
+export { deepEqual, isObject, type Json, type JsonObject } from './json.ts';
