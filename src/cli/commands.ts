@@ -1,3 +1,4 @@
+import { buildInstallerCommand } from './build-installer.ts';
 import { bundleCommand } from './bundle.ts';
 import type { CommandModule } from './command-module.ts';
 import { createApiCommand } from './create-api.ts';
@@ -10,4 +11,5 @@ export const topLevelCommands: readonly CommandModule[] = [
   createApiCommand,
   createWebhookCommand,
   bundleCommand,
+  buildInstallerCommand,
 ];

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { OpGenError } from '../errors.ts';
 import { applyJsonPatch, JsonPatchError, type JsonPatchOperation } from './json-patch.ts';
@@ -190,16 +190,20 @@ function matchesTarget(r: Resource, t: Target): boolean {
   return true;
 }
 
-/** The patch's own apiVersion/kind/name picks its target when no selector is given. */
+/**
+ * The patch's own apiVersion/kind/name/namespace picks its target when no selector is given (a
+ * patch without a namespace names an object in the default namespace, as kustomize reads it).
+ */
 function selfTarget(patch: JsonObject): Target {
   const gvk = gvkOf(patch);
+  const quote = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const ns = namespaceOf(patch);
   return {
     ...(gvk.group ? { group: gvk.group } : {}),
     version: gvk.version,
     kind: gvk.kind,
-    name: nameOf(patch).replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
-    ...(ns ? { namespace: ns.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') } : {}),
+    name: quote(nameOf(patch)),
+    namespace: ns === '' || ns === 'default' ? '|default' : quote(ns),
   };
 }
 
@@ -250,6 +254,13 @@ function applyPatch(
       );
     const t = target ?? selfTarget(doc);
     const matched = level.resources.filter((r) => matchesTarget(r, t));
+    if (!target && matched.length > 1)
+      fail(
+        ctx,
+        file,
+        field,
+        `the patch's ${doc.kind ?? ''} ${nameOf(doc)} matches ${matched.length} objects; give it a namespace or a target`,
+      );
     if (matched.length === 0)
       fail(
         ctx,
@@ -340,6 +351,13 @@ function buildLevel(ctx: Context, dir: string): Level {
     entries.forEach((entry, i) => {
       const where = `resources[${i}]`;
       if (isRemote(entry)) fail(ctx, file, where, `${entry}: remote resources are not rendered by op-gen`);
+      if (isAbsolute(entry))
+        fail(
+          ctx,
+          file,
+          where,
+          `${entry}: kustomize refuses absolute paths; write it relative to the kustomization`,
+        );
       const full = resolve(dir, entry);
       if (!existsSync(full)) fail(ctx, file, where, `${entry} does not exist`);
       let added: Resource[];

@@ -76,15 +76,26 @@ function mergeValue(base: Json | undefined, patch: Json, kind: string, path: str
         for (const item of patch) if (isObject(item)) checkDirectives(item, `${path.join('.')}[].`);
       return structuredClone(patch);
     }
-    const out = base;
+    // As kustomize's merge: the patch's items first, in its order (each merged with the item it
+    // names), then the items the patch does not name, in their order.
+    const out: Json[] = [];
+    const used = new Set<number>();
     for (const item of patch) {
       if (!isObject(item))
         throw new StrategicMergeError(`${path.join('.')}: items must be objects with ${key}`);
       checkDirectives(item, `${path.join('.')}[].`);
-      const at = out.findIndex((o) => isObject(o) && o[key] !== undefined && o[key] === item[key]);
+      const at = base.findIndex(
+        (o, i) => !used.has(i) && isObject(o) && o[key] !== undefined && o[key] === item[key],
+      );
       if (at < 0) out.push(structuredClone(item));
-      else out[at] = mergeValue(out[at], item, kind, path) ?? item;
+      else {
+        used.add(at);
+        out.push(mergeValue(base[at], item, kind, path) ?? item);
+      }
     }
+    base.forEach((o, i) => {
+      if (!used.has(i)) out.push(o);
+    });
     return out;
   }
   return patch;
