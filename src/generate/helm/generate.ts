@@ -4,6 +4,7 @@ import { OpGenError } from '../../errors.ts';
 import { renderConfig, renderInstaller, type Renderer } from '../../installer/index.ts';
 import { writeOutput } from '../../shared/atomic-write.ts';
 import { requireProjectFile } from '../../shared/project-file.ts';
+import { sortKeysDeep } from '../../shared/yaml.ts';
 import { readDeploySettings } from '../webhook/deploy-config.ts';
 import { chartTemplates, HEADER } from './chart.ts';
 import { HELMIGNORE, renderChartYaml, renderValues } from './values.ts';
@@ -44,12 +45,14 @@ function filesUnder(dir: string): string[] {
  */
 export function generateHelm(options: GenerateHelmOptions): GenerateHelmResult {
   const project = requireProjectFile(options.cwd);
-  const objects = options.image
+  const rendered = options.image
     ? renderInstaller(options.cwd, options.image, options.renderer).objects
     : renderConfig(join(options.cwd, 'config', 'default'), {
         root: options.cwd,
         ...(options.renderer ? { renderer: options.renderer } : {}),
       }).objects;
+  // Keys sorted, as in dist/install.yaml: the chart's text does not depend on the renderer.
+  const objects = rendered.map((o) => sortKeysDeep(o));
   const { namePrefix } = readDeploySettings(options.cwd, project);
   const version = packageVersion(options.cwd);
   const chart = chartTemplates({ projectName: project.projectName, version, objects, namePrefix });
