@@ -1,6 +1,7 @@
 import type { CommandModule } from './command-module.ts';
 import { generateClientCommand } from './generate-client.ts';
 import { generateCrdCommand } from './generate-crd.ts';
+import { generateDocsCommand } from './generate-docs.ts';
 import { generateHelmCommand } from './generate-helm.ts';
 import { generateRbacCommand } from './generate-rbac.ts';
 import { generateTypesCommand } from './generate-types.ts';
@@ -16,5 +17,6 @@ export const generateCommands: readonly CommandModule[] = [
   generateClientCommand,
   generateTypesCommand,
   generateWebhookCommand,
+  generateDocsCommand,
   generateHelmCommand,
 ];
