@@ -3,7 +3,15 @@ import { join } from 'node:path';
 import { OpGenError } from '../errors.ts';
 import { labelRules, type LabelRule } from './kustomize-labels.ts';
 import { requireProjectFile, type ProjectFile } from '../shared/project-file.ts';
-import { readKustomizedDir, readYamlDir, readYamlFile, type Located, type Manifest } from './manifests.ts';
+import { checkDefaultKustomization, withDefaultTransforms } from './default-kustomization.ts';
+import {
+  readKustomizedDir,
+  readListedFiles,
+  readYamlDir,
+  readYamlFile,
+  type Located,
+  type Manifest,
+} from './manifests.ts';
 import { readWebhookInputs, type WebhookInputs } from './webhooks.ts';
 
 export interface PolicyRule {
@@ -40,7 +48,10 @@ export interface DeploymentManifest extends Manifest {
   };
 }
 
-/** Everything `op-gen bundle` reads from a project, as the files have it (kustomize is not run). */
+/**
+ * Everything `op-gen bundle` reads from a project: each folder config/default lists, rendered by op-gen's
+ * kustomize renderer, and config/default's own settings, which the bundle applies itself.
+ */
 export interface BundleInputs {
   readonly project: ProjectFile;
   readonly baseCsv: Located;
@@ -100,9 +111,9 @@ export function readBundleInputs(cwd: string): BundleInputs {
     (m) => m.object.kind === 'CustomResourceDefinition',
   ) as Located<CrdManifest>[];
   const manager = readKustomizedDir(join(cwd, 'config', 'manager'), cwd);
-  const deployment = manager.find((m) => m.object.kind === 'Deployment') as
+  const managerDeployment = manager.find((m) => m.object.kind === 'Deployment') as
     Located<DeploymentManifest> | undefined;
-  if (!deployment) {
+  if (!managerDeployment) {
     throw new OpGenError(
       "config/manager: no Deployment. The bundle's install strategy is built from the manager Deployment (config/manager/manager.yaml).",
     );
@@ -112,6 +123,14 @@ export function readBundleInputs(cwd: string): BundleInputs {
     ? (readYamlFile(defaultsPath, cwd).at(0)?.object as
         { namePrefix?: string; resources?: unknown; labels?: unknown; commonLabels?: unknown } | undefined)
     : undefined;
+  const transforms = checkDefaultKustomization(
+    defaults as Record<string, unknown> | undefined,
+    'config/default/kustomization.yaml',
+  );
+  const deployment = {
+    file: managerDeployment.file,
+    object: withDefaultTransforms(managerDeployment.object, transforms),
+  };
   // config/prometheus (a ServiceMonitor) ships only when config/default deploys it.
   const withPrometheus =
     Array.isArray(defaults?.resources) &&
@@ -123,8 +142,8 @@ export function readBundleInputs(cwd: string): BundleInputs {
     deployment,
     rbac: readKustomizedDir(join(cwd, 'config', 'rbac'), cwd),
     others: [
-      ...manager.filter((m) => m !== deployment),
-      ...readKustomizedDir(join(cwd, 'config', 'default'), cwd),
+      ...manager.filter((m) => m !== managerDeployment),
+      ...readListedFiles(join(cwd, 'config', 'default'), cwd),
       ...(withPrometheus ? readKustomizedDir(join(cwd, 'config', 'prometheus'), cwd) : []),
     ],
     samples: readKustomizedDir(join(cwd, 'config', 'samples'), cwd),

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { OpGenError } from '../errors.ts';
+import { renderKustomization } from '../kustomize/index.ts';
 
 /** A Kubernetes object as read from YAML, with where it came from. */
 export interface Manifest {
@@ -49,12 +50,22 @@ export function readYamlDir(dir: string, root: string): Located[] {
 }
 
 /**
- * The objects a kustomization folder deploys: the files its kustomization.yaml lists under
- * `resources` (folders such as `../crd` are read on their own and skipped here), in that order.
- * Without a kustomization.yaml, or one without `resources`, every YAML file of the folder.
- * Files the kustomization does not list (patches, drafts) are not deployed, so they are not read.
+ * The objects a kustomization folder deploys, as `kustomize build <dir>` renders them (op-gen's
+ * renderer: its images, patches, replicas, labels, ... are applied; a feature it does not render is
+ * an error naming the file and field, never skipped). Without a kustomization.yaml, every YAML file
+ * of the folder.
  */
 export function readKustomizedDir(dir: string, root: string): Located[] {
+  if (!existsSync(join(dir, 'kustomization.yaml'))) return readYamlDir(dir, root);
+  return renderKustomization(dir, { root }).map((o) => ({ file: o.file, object: o.object as Manifest }));
+}
+
+/**
+ * The files a kustomization lists under `resources` itself (folders such as `../crd` are read on
+ * their own and skipped here), in that order, without its transformations: config/default's own
+ * objects, to which the bundle applies namePrefix and labels itself.
+ */
+export function readListedFiles(dir: string, root: string): Located[] {
   const kustomization = join(dir, 'kustomization.yaml');
   if (!existsSync(kustomization)) return readYamlDir(dir, root);
   const listed = (readYamlFile(kustomization, root)[0]?.object as { resources?: unknown } | undefined)

@@ -1,3 +1,4 @@
+import { buildInstallerCommand } from './build-installer.ts';
 import { bundleCommand } from './bundle.ts';
 import type { CommandModule } from './command-module.ts';
 import { createApiCommand } from './create-api.ts';
@@ -11,5 +12,6 @@ export const topLevelCommands: readonly CommandModule[] = [
   createApiCommand,
   createWebhookCommand,
   bundleCommand,
+  buildInstallerCommand,
   crdCommand,
 ];

@@ -2,6 +2,7 @@ import type { CommandModule } from './command-module.ts';
 import { generateClientCommand } from './generate-client.ts';
 import { generateCrdCommand } from './generate-crd.ts';
 import { generateDocsCommand } from './generate-docs.ts';
+import { generateHelmCommand } from './generate-helm.ts';
 import { generateRbacCommand } from './generate-rbac.ts';
 import { generateTypesCommand } from './generate-types.ts';
 import { generateWebhookCommand } from './generate-webhook.ts';
@@ -17,4 +18,5 @@ export const generateCommands: readonly CommandModule[] = [
   generateTypesCommand,
   generateWebhookCommand,
   generateDocsCommand,
+  generateHelmCommand,
 ];

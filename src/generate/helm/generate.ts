@@ -1,0 +1,75 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { OpGenError } from '../../errors.ts';
+import { renderConfig, renderInstaller, type Renderer } from '../../installer/index.ts';
+import { writeOutput } from '../../shared/atomic-write.ts';
+import { requireProjectFile } from '../../shared/project-file.ts';
+import { sortKeysDeep } from '../../shared/yaml.ts';
+import { readDeploySettings } from '../webhook/deploy-config.ts';
+import { chartTemplates, HEADER } from './chart.ts';
+import { HELMIGNORE, renderChartYaml, renderValues } from './values.ts';
+
+export interface GenerateHelmOptions {
+  readonly cwd: string;
+  /** The manager image in values.yaml (default: config/manager's, as config/default renders it). */
+  readonly image?: string;
+  /** Chart folder (default dist/chart). */
+  readonly outDir?: string;
+  readonly check?: boolean;
+  readonly renderer?: Renderer;
+}
+
+export interface GenerateHelmResult {
+  readonly files: string[];
+  readonly changed: string[];
+  readonly removed: string[];
+}
+
+function packageVersion(cwd: string): string {
+  const path = join(cwd, 'package.json');
+  if (!existsSync(path)) return '0.1.0';
+  const pkg = JSON.parse(readFileSync(path, 'utf8')) as { version?: unknown };
+  return typeof pkg.version === 'string' ? pkg.version : '0.1.0';
+}
+
+function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name));
+}
+
+/**
+ * `op-gen generate helm`: dist/chart (Chart.yaml, values.yaml, templates/) from the objects
+ * config/default renders, laid out as kubebuilder's helm plugin (v2-alpha) lays it out.
+ */
+export function generateHelm(options: GenerateHelmOptions): GenerateHelmResult {
+  const project = requireProjectFile(options.cwd);
+  const rendered = options.image
+    ? renderInstaller(options.cwd, options.image, options.renderer).objects
+    : renderConfig(join(options.cwd, 'config', 'default'), {
+        root: options.cwd,
+        ...(options.renderer ? { renderer: options.renderer } : {}),
+      }).objects;
+  // Keys sorted, as in dist/install.yaml: the chart's text does not depend on the renderer.
+  const objects = rendered.map((o) => sortKeysDeep(o));
+  const { namePrefix } = readDeploySettings(options.cwd, project);
+  const version = packageVersion(options.cwd);
+  const chart = chartTemplates({ projectName: project.projectName, version, objects, namePrefix });
+  if (!chart.manager)
+    throw new OpGenError('config/default renders no Deployment: the chart needs the manager Deployment.');
+  const out = resolve(options.cwd, options.outDir ?? join('dist', 'chart'));
+  const files = [
+    { path: join(out, 'Chart.yaml'), content: renderChartYaml(project.projectName, version) },
+    { path: join(out, 'values.yaml'), content: renderValues({ ...chart, manager: chart.manager }) },
+    { path: join(out, '.helmignore'), content: HELMIGNORE },
+    ...chart.templates.map((t) => ({ path: join(out, t.path), content: t.content })),
+  ];
+  const wanted = new Set(files.map((f) => f.path));
+  // Templates this command wrote before and no longer writes (a webhook removed, ...).
+  const stale = filesUnder(join(out, 'templates')).filter(
+    (f) => !wanted.has(f) && readFileSync(f, 'utf8').includes(HEADER),
+  );
+  const { changed, removed } = writeOutput(files, stale, options.check === true);
+  return { files: files.map((f) => f.path), changed, removed };
+}
