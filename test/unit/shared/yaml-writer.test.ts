@@ -159,8 +159,10 @@ describe('writeYamlDocument', () => {
     const walk = (dir: string): void => {
       for (const f of readdirSync(dir)) {
         const p = join(dir, f);
-        if (statSync(p).isDirectory()) walk(p);
-        else if (/\.ya?ml$/.test(f)) goldens.push(p);
+        // Helm chart templates are Go templates (`{{ ... }}`), not YAML documents.
+        if (statSync(p).isDirectory()) {
+          if (!/\/golden\/helm\/.*\/templates$/.test(p)) walk(p);
+        } else if (/\.ya?ml$/.test(f)) goldens.push(p);
       }
     };
     walk(new URL('../../golden', import.meta.url).pathname);
