@@ -21,6 +21,8 @@ export {
 } from './api-error.ts';
 export {
   Transport,
+  HttpTransport,
+  isTransport,
   type TransportOptions,
   type TransportRequest,
   type ResponseObserver,

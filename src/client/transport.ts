@@ -43,10 +43,38 @@ function queryString(query: Query | undefined): string {
 }
 
 /**
+ * What the clients and the runtime need of the API server: one JSON request, one streamed watch,
+ * and closing. HttpTransport speaks HTTP(S); `op-gen/testing`'s FakeApiServer answers in memory.
+ */
+export interface Transport {
+  /** One request; resolves with the parsed JSON answer, rejects with ApiError on status >= 400. */
+  request<T>(req: TransportRequest): Promise<T>;
+  /**
+   * A streaming GET (watch): calls onLine for every JSON line until the server closes the stream or
+   * the signal aborts it (then it resolves). Rejects with ApiError when the server refuses the
+   * request. `onOpen` is called once the server has accepted the stream.
+   */
+  stream(req: TransportRequest, onLine: (line: string) => void, onOpen?: () => void): Promise<void>;
+  /** Releases connections (idle keep-alive sockets). */
+  close(): void;
+}
+
+/** Makes HTTP transports: `Transport.fromKubeConfig(kc)`, `Transport.fromSource(source)`. */
+export const Transport = {
+  /** A transport for a client-node KubeConfig object (loaded in this process). */
+  fromKubeConfig(kubeConfig: KubeConfig, options: TransportOptions = {}): Promise<Transport> {
+    return HttpTransport.fromSource(kubeConfigSource(kubeConfig), options);
+  },
+  fromSource(source: CredentialSource, options: TransportOptions = {}): Promise<Transport> {
+    return HttpTransport.fromSource(source, options);
+  },
+};
+
+/**
  * HTTP(S) to the API server with the KubeConfig's credentials, over one keep-alive connection pool.
  * JSON in, JSON out; error answers become typed ApiErrors. `stream` serves watches line by line.
  */
-export class Transport {
+export class HttpTransport implements Transport {
   private readonly url: URL;
   private readonly agent: HttpAgent | HttpsAgent;
   private readonly tls: Credentials['tls'];
@@ -74,13 +102,8 @@ export class Transport {
     this.onResponse = options.onResponse;
   }
 
-  /** A transport for a client-node KubeConfig object (loaded in this process). */
-  static fromKubeConfig(kubeConfig: KubeConfig, options: TransportOptions = {}): Promise<Transport> {
-    return Transport.fromSource(kubeConfigSource(kubeConfig), options);
-  }
-
-  static async fromSource(source: CredentialSource, options: TransportOptions = {}): Promise<Transport> {
-    return new Transport(source, await source.resolve(), options);
+  static async fromSource(source: CredentialSource, options: TransportOptions = {}): Promise<HttpTransport> {
+    return new HttpTransport(source, await source.resolve(), options);
   }
 
   private async authHeaders(): Promise<OutgoingHttpHeaders> {
@@ -154,28 +177,22 @@ export class Transport {
     }
   }
 
-  /** One request; resolves with the parsed JSON answer, rejects with ApiError on status >= 400. */
   async request<T>(req: TransportRequest): Promise<T> {
     const res = await this.open(req, 'application/json', this.timeoutMs);
-    const text = await Transport.readBody(res);
+    const text = await HttpTransport.readBody(res);
     const status = res.statusCode ?? 0;
     this.onResponse?.(req.method, req.path, status);
-    const body = Transport.parse(text);
+    const body = HttpTransport.parse(text);
     if (status >= 400) throw new ApiError(status, req.method, req.path, body);
     return body as T;
   }
 
-  /**
-   * A streaming GET (watch): calls onLine for every JSON line until the server closes the stream or
-   * the signal aborts it. Rejects with ApiError when the server refuses the request. `onOpen` is called
-   * once the server has accepted the stream.
-   */
   async stream(req: TransportRequest, onLine: (line: string) => void, onOpen?: () => void): Promise<void> {
     const res = await this.open(req, 'application/json', undefined);
     const status = res.statusCode ?? 0;
     this.onResponse?.(req.method, req.path, status);
     if (status >= 400)
-      throw new ApiError(status, req.method, req.path, Transport.parse(await Transport.readBody(res)));
+      throw new ApiError(status, req.method, req.path, HttpTransport.parse(await HttpTransport.readBody(res)));
     onOpen?.();
     let rest = '';
     res.setEncoding('utf8');
@@ -201,4 +218,16 @@ export class Transport {
   close(): void {
     this.agent.destroy();
   }
+}
+
+/** Whether `value` is a Transport (an HttpTransport, a fake, a wrapper) rather than e.g. a KubeConfig. */
+export function isTransport(value: unknown): value is Transport {
+  const t = value as Partial<Transport> | null;
+  return (
+    typeof t === 'object' &&
+    t !== null &&
+    typeof t.request === 'function' &&
+    typeof t.stream === 'function' &&
+    typeof t.close === 'function'
+  );
 }

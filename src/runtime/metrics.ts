@@ -157,6 +157,7 @@ export class RuntimeMetrics {
   readonly registry: Registry;
   readonly reconcileTotal: Counter;
   readonly reconcileErrors: Counter;
+  readonly terminalReconcileErrors: Counter;
   readonly reconcileTime: Histogram;
   readonly workqueueDepth: Gauge;
   readonly workqueueAdds: Counter;
@@ -175,6 +176,10 @@ export class RuntimeMetrics {
     this.reconcileErrors = registry.counter(
       'controller_runtime_reconcile_errors_total',
       'Total number of reconciliation errors per controller',
+    );
+    this.terminalReconcileErrors = registry.counter(
+      'controller_runtime_terminal_reconcile_errors_total',
+      'Total number of terminal reconciliation errors per controller',
     );
     this.reconcileTime = registry.histogram(
       'controller_runtime_reconcile_time_seconds',
