@@ -268,7 +268,8 @@ export class FakeApiServer {
   }
 
   private async request<T>(client: string, req: TransportRequest): Promise<T> {
-    await Promise.resolve();
+    // A turn of the event loop, as real I/O takes: a reconcile loop on the fake never starves timers.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     if (req.signal?.aborted) throw new Error('aborted');
     const seen = this.check(client, req, false);
     try {
@@ -610,7 +611,8 @@ export class FakeApiServer {
     onLine: (line: string) => void,
     onOpen?: () => void,
   ): Promise<void> {
-    await Promise.resolve();
+    // A turn of the event loop, as real I/O takes: a reconcile loop on the fake never starves timers.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     const seen = this.check(client, req, true);
     const t = this.target(req.path);
     const q = seen.query;
