@@ -10,6 +10,7 @@ import {
   isAlreadyExists,
   isConditionTrue,
   Manager,
+  metricValue,
   setCondition,
   setControllerReference,
 } from '../../dist/runtime/index.js';
@@ -71,10 +72,12 @@ mgr
   .complete(reconciler);
 await mgr.start();
 const byResult = Object.fromEntries(
-  ['success', 'error', 'requeue', 'requeue_after'].map((result) => [
-    result,
-    mgr.metrics.reconcileTotal.get({ controller: 'benchapp', result }),
-  ]),
+  await Promise.all(
+    ['success', 'error', 'requeue', 'requeue_after'].map(async (result) => [
+      result,
+      await metricValue(mgr.metrics.reconcileTotal, { controller: 'benchapp', result }),
+    ]),
+  ),
 );
 const reconciles = Object.values(byResult).reduce((a, b) => a + b, 0);
 process.stdout.write(`${JSON.stringify({ reconciles, ...byResult })}\n`);

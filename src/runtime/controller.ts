@@ -224,13 +224,13 @@ export class Controller<T> {
         this.queue.done(key);
         continue;
       }
-      this.deps.metrics.activeWorkers.add(this.labels, 1);
+      this.deps.metrics.activeWorkers.inc(this.labels);
       this.inFlight++;
       try {
         await this.process(key);
       } finally {
         this.inFlight--;
-        this.deps.metrics.activeWorkers.add(this.labels, -1);
+        this.deps.metrics.activeWorkers.dec(this.labels);
         this.queue.done(key);
         gate?.end(key);
       }

@@ -81,7 +81,15 @@ export {
   type LogLevel,
   type LogFields,
 } from './logger.ts';
-export { RuntimeMetrics, Registry, Counter, Gauge, Histogram } from './metrics.ts';
+export {
+  RuntimeMetrics,
+  Registry,
+  Counter,
+  Gauge,
+  Histogram,
+  exponentialBuckets,
+  metricValue,
+} from './metrics.ts';
 export {
   MetricsAuthenticator,
   METRICS_AUTH_DEFAULTS,

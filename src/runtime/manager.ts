@@ -96,6 +96,11 @@ export interface ManagerOptions {
    * `new FakeApiServer().transport()` to unit-test controllers without a control plane.
    */
   readonly transport?: Transport;
+  /**
+   * Serve prom-client's process and Node.js metrics (CPU, memory, heap, GC, event-loop lag) next to
+   * the runtime's. Default true.
+   */
+  readonly processMetrics?: boolean;
 }
 
 /** start() rejects with this when reconciles had to be aborted at the shutdown deadline. */
@@ -155,6 +160,7 @@ export class Manager {
     this.options = options;
     this.log = options.logger ?? createLogger({ level: options.logLevel ?? 'info' });
     this.metrics = new RuntimeMetrics();
+    if (options.processMetrics !== false) this.metrics.registry.collectDefaults();
     this.cache = new InformerCache(transport, {
       ...(options.namespaces ? { namespaces: options.namespaces } : {}),
       ...(options.syncPeriodMs ? { resyncMs: options.syncPeriodMs } : {}),

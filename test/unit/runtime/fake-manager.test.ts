@@ -7,6 +7,7 @@ import { ResourceClient, type ObjectLike } from '../../../src/client/resource-cl
 import { builtinKinds } from '../../../src/runtime/builtin-kinds.ts';
 import { createLogger } from '../../../src/runtime/logger.ts';
 import { Manager } from '../../../src/runtime/manager.ts';
+import { metricValue } from '../../../src/runtime/metrics.ts';
 import type { Request } from '../../../src/runtime/object-key.ts';
 import { TerminalError } from '../../../src/runtime/terminal-error.ts';
 import { FakeApiServer } from '../../../src/testing/fake-api-server.ts';
@@ -183,7 +184,7 @@ describe('Manager on the fake API server', () => {
     );
     await sleep(50);
     assert.equal(calls, 1, 'not requeued');
-    assert.equal(await mgr.metrics.terminalReconcileErrors.get({ controller: 'widget' }), 1);
+    assert.equal(await metricValue(mgr.metrics.terminalReconcileErrors, { controller: 'widget' }), 1);
     const line = logs
       .map((l) => JSON.parse(l) as Record<string, unknown>)
       .find((l) => l.msg === 'reconcile failed terminally; not requeued');
