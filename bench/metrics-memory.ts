@@ -1,7 +1,7 @@
 /**
  * `node bench/metrics-memory.ts --before <dir> [--runs 3]`: the memory cost of the runtime's metrics,
- * without a control plane. Runs a child process per side, alternating: it loads `<dir>/dist/runtime`
- * (before: another checkout's build; after: this one's), makes the manager's metrics (with the process
+ * without a control plane. Runs a child process per side, alternating: it loads `<dir>/dist/runtime/metrics.js`
+ * (before: another checkout's build; after: this one's) metrics module alone, makes the manager's metrics (with the process
  * and Node.js metrics where the build has them), records the series 10,000 reconciles of 2,000
  * objects in 4 controllers would, renders /metrics every 1,000 reconciles (a scrape), and reports its
  * peak RSS. Prints the median of each side and their ratio.
@@ -18,7 +18,7 @@ interface ChildResult {
 }
 
 async function child(dist: string): Promise<void> {
-  const runtime = (await import(join(dist, 'runtime/index.js'))) as {
+  const runtime = (await import(join(dist, 'runtime/metrics.js'))) as {
     RuntimeMetrics: new () => {
       registry: { render(): string | Promise<string>; collectDefaults?: () => void };
       reconcileTotal: { inc(labels: Record<string, string>): void };
