@@ -108,7 +108,7 @@ export class LeaderElector {
     let watching: Promise<void> | undefined;
     try {
       while (!this.stopped) {
-        if (await this.tryAcquireOrRenew()) {
+        if (await this.tryAcquireOrRenew(this.renewDeadlineMs)) {
           this.leading = true;
           this.log.info('acquired the leader lease');
           return true;
@@ -172,7 +172,9 @@ export class LeaderElector {
     while (!this.stopped) {
       await this.sleep(this.retryMs);
       if (this.stopped) break;
-      if (await this.tryAcquireOrRenew()) {
+      // The attempt (with the transport's retries) may take only what is left of the renew deadline.
+      const left = Math.max(1, lastRenew + this.renewDeadlineMs - this.clock.now());
+      if (await this.tryAcquireOrRenew(left)) {
         lastRenew = this.clock.now();
       } else if (this.clock.now() - lastRenew > this.renewDeadlineMs) {
         this.leading = false;
@@ -221,27 +223,44 @@ export class LeaderElector {
     };
   }
 
-  private async tryAcquireOrRenew(): Promise<boolean> {
+  /** One try, given up (false) after `timeoutMs` on the clock: retries of the transport included. */
+  private async tryAcquireOrRenew(timeoutMs: number): Promise<boolean> {
+    const abort = new AbortController();
+    const timer = this.clock.setTimeout(
+      () => abort.abort(new Error(`lease update timed out after ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    try {
+      return await this.tryOnce(abort.signal);
+    } finally {
+      this.clock.clearTimeout(timer);
+    }
+  }
+
+  private async tryOnce(signal: AbortSignal): Promise<boolean> {
     const now = new Date(this.clock.now());
     const leaseSeconds = Math.ceil(this.leaseMs / 1000);
     try {
       let lease: LeaseObject;
       try {
-        lease = await this.leases.get({ namespace: this.namespace, name: this.name });
+        lease = await this.leases.get({ namespace: this.namespace, name: this.name }, { signal });
       } catch (err) {
         if (!isNotFound(err)) throw err;
-        await this.leases.create({
-          apiVersion: 'coordination.k8s.io/v1',
-          kind: 'Lease',
-          metadata: { name: this.name, namespace: this.namespace },
-          spec: {
-            holderIdentity: this.identity,
-            leaseDurationSeconds: leaseSeconds,
-            acquireTime: microTime(now) as unknown as Date,
-            renewTime: microTime(now) as unknown as Date,
-            leaseTransitions: 0,
+        await this.leases.create(
+          {
+            apiVersion: 'coordination.k8s.io/v1',
+            kind: 'Lease',
+            metadata: { name: this.name, namespace: this.namespace },
+            spec: {
+              holderIdentity: this.identity,
+              leaseDurationSeconds: leaseSeconds,
+              acquireTime: microTime(now) as unknown as Date,
+              renewTime: microTime(now) as unknown as Date,
+              leaseTransitions: 0,
+            },
           },
-        });
+          { signal },
+        );
         this.observed = { record: `${this.identity}|${microTime(now)}`, at: this.clock.now() };
         return true;
       }
@@ -253,18 +272,21 @@ export class LeaderElector {
       const expired = this.observed.at + rec.leaseDurationSeconds * 1000 < this.clock.now();
       if (held && !expired) return false;
       const takingOver = rec.holder !== this.identity;
-      const updated = await this.leases.replace({
-        ...lease,
-        spec: {
-          ...lease.spec,
-          holderIdentity: this.identity,
-          leaseDurationSeconds: leaseSeconds,
-          renewTime: microTime(now) as unknown as Date,
-          ...(takingOver
-            ? { acquireTime: microTime(now) as unknown as Date, leaseTransitions: rec.transitions + 1 }
-            : {}),
+      const updated = await this.leases.replace(
+        {
+          ...lease,
+          spec: {
+            ...lease.spec,
+            holderIdentity: this.identity,
+            leaseDurationSeconds: leaseSeconds,
+            renewTime: microTime(now) as unknown as Date,
+            ...(takingOver
+              ? { acquireTime: microTime(now) as unknown as Date, leaseTransitions: rec.transitions + 1 }
+              : {}),
+          },
         },
-      });
+        { signal },
+      );
       this.observed = {
         record: `${this.identity}|${String(updated.spec?.renewTime ?? '')}`,
         at: this.clock.now(),

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
+import { withRetries } from '../../../src/client/retry.ts';
 import { FakeClock } from '../../../src/runtime/clock.ts';
 import { builtinKinds } from '../../../src/runtime/builtin-kinds.ts';
 import { LeaderElector } from '../../../src/runtime/leader-election.ts';
@@ -22,7 +23,8 @@ function setup() {
   const server = new FakeApiServer({ clock });
   const elector = (identity: string): LeaderElector =>
     new LeaderElector(
-      server.transport(identity),
+      // As in a manager: the transport retries 429 and 5xx (withRetries), on the same clock.
+      withRetries(server.transport(identity), { clock }),
       {
         enabled: true,
         id: 'op',
@@ -66,28 +68,43 @@ describe('LeaderElector on the fake API server', () => {
     assert.equal(holder(), '', 'released');
   });
 
-  it('loses leadership when renewals fail past the renew deadline; a standby takes over after expiry', async () => {
+  it('loses leadership within the renew deadline when renewals fail, before a standby can take over', async () => {
     const { clock, server, elector, holder } = setup();
+    // No jitter: renewals exactly every 2 s, the case where a retried attempt ends just inside the
+    // deadline and the next one would outlive the lease.
+    const random = Math.random;
+    Math.random = () => 0;
+    after(() => (Math.random = random));
     const a = elector('a');
     const b = elector('b');
     assert.equal(await a.acquire(), true);
-    const holding = a.holdLeadership();
-    let bWon = false;
-    const bAcquiring = b.acquire().then((won) => (bWon = won));
+    let lostAt: number | undefined;
+    const holding = a.holdLeadership().then((outcome) => {
+      lostAt = clock.now();
+      return outcome;
+    });
+    let bWonAt: number | undefined;
+    const bAcquiring = b.acquire().then((won) => {
+      if (won) bWonAt = clock.now();
+    });
     await advance(clock, 4_000);
-    assert.equal(bWon, false, 'the lease is held and renewed');
+    assert.equal(bWonAt, undefined, 'the lease is held and renewed');
 
-    // a's requests fail from now on (its network to the API server is gone).
+    // a's requests fail from now on (503: retried by the transport, within the renew deadline).
+    const lastRenew = Date.parse(
+      (server.get(builtinKinds.Lease, 'default', 'op')?.spec as { renewTime: string }).renewTime,
+    );
     server.fault((req) => (req.client === 'a' ? statusError(503, 'ServiceUnavailable') : undefined));
-    await advance(clock, 9_000);
-    assert.equal(a.isLeader, true, 'still leader within the renew deadline');
-    await advance(clock, 4_000);
+    await advance(clock, 30_000);
     assert.equal(await holding, 'lost');
     assert.equal(a.isLeader, false);
-    // b takes over once the lease has not been renewed for its duration (15 s from b's observation).
-    await advance(clock, 6_000);
+    assert.ok(
+      lostAt !== undefined && lostAt - lastRenew < 15_000,
+      `lost ${lostAt! - lastRenew} ms after the last renewal: not before the lease (15 s) expired`,
+    );
     await bAcquiring;
-    assert.equal(bWon, true);
+    assert.ok(bWonAt !== undefined && bWonAt > lostAt!, 'b took over after a gave up');
+    assert.ok(bWonAt - lastRenew >= 15_000, 'b waited for the lease to expire');
     assert.equal(holder(), 'b');
     const spec = server.get(builtinKinds.Lease, 'default', 'op')?.spec as { leaseTransitions: number };
     assert.equal(spec.leaseTransitions, 1);
