@@ -11,6 +11,7 @@ import {
   isAlreadyExists,
   isConditionTrue,
   Manager,
+  metricValue,
   setCondition,
   setControllerReference,
 } from '../../dist/runtime/index.js';
@@ -86,10 +87,12 @@ mgr
   .complete(reconciler);
 await mgr.start();
 const byResult = Object.fromEntries(
-  ['success', 'error', 'requeue', 'requeue_after'].map((result) => [
-    result,
-    mgr.metrics.reconcileTotal.get({ controller: 'benchapp', result }),
-  ]),
+  await Promise.all(
+    ['success', 'error', 'requeue', 'requeue_after'].map(async (result) => [
+      result,
+      await metricValue(mgr.metrics.reconcileTotal, { controller: 'benchapp', result }),
+    ]),
+  ),
 );
 const reconciles = Object.values(byResult).reduce((a, b) => a + b, 0);
 // The V8 heap spaces' committed sizes (MB) as the process ends: where RSS beyond live objects goes.

@@ -61,7 +61,8 @@ export class ApiError extends Error {
   readonly method: string;
   readonly path: string;
 
-  constructor(statusCode: number, method: string, path: string, body: unknown) {
+  /** `retryAfterSeconds`: the Retry-After header's value, when the answer had one. */
+  constructor(statusCode: number, method: string, path: string, body: unknown, retryAfterSeconds?: number) {
     const status = (typeof body === 'object' && body !== null ? body : {}) as StatusBody;
     const reason = (status.reason as StatusReason | undefined) ?? REASON_BY_CODE[statusCode] ?? 'Unknown';
     super(
@@ -72,7 +73,7 @@ export class ApiError extends Error {
     // A 409 answer with reason AlreadyExists is not a Conflict: keep the server's reason.
     this.reason = reason;
     this.causes = status.details?.causes ?? [];
-    this.retryAfterSeconds = status.details?.retryAfterSeconds;
+    this.retryAfterSeconds = retryAfterSeconds ?? status.details?.retryAfterSeconds;
     this.method = method;
     this.path = path;
   }

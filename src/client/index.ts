@@ -21,6 +21,9 @@ export {
 } from './api-error.ts';
 export {
   Transport,
+  HttpTransport,
+  isTransport,
+  retryAfter,
   type TransportOptions,
   type TransportRequest,
   type ResponseObserver,
@@ -52,3 +55,4 @@ export {
 } from './credentials.ts';
 export type { MergePatch, ApplyConfiguration } from './patch-types.ts';
 export { checkDefaultKubeConfig, KubeConfigNotFoundError } from './kubeconfig-check.ts';
+export { withRetries, isIdempotent, isRetryable, type RetryOptions } from './retry.ts';

@@ -248,14 +248,7 @@ export class ResourceClient<T extends ObjectLike> {
 
   /** PUT: carries metadata.resourceVersion, so a stale object fails with Conflict. */
   replace(obj: T, options?: WriteOptions): Promise<T> {
-    const key = keyOf(obj);
-    return this.transport.request<T>({
-      method: 'PUT',
-      path: objectPath(this.kind, key.namespace, key.name),
-      query: writeQuery(options),
-      body: this.withTypeMeta(obj),
-      ...(options?.signal ? { signal: options.signal } : {}),
-    });
+    return this.put(obj, undefined, options);
   }
 
   patch(key: ObjectKey, type: PatchType, patch: unknown, options?: PatchOptions): Promise<T> {
@@ -296,14 +289,7 @@ export class ResourceClient<T extends ObjectLike> {
 
   /** PUT on the status subresource: carries resourceVersion; only status changes are kept. */
   replaceStatus(obj: T, options?: WriteOptions): Promise<T> {
-    const key = keyOf(obj);
-    return this.transport.request<T>({
-      method: 'PUT',
-      path: objectPath(this.kind, key.namespace, key.name, 'status'),
-      query: writeQuery(options),
-      body: this.withTypeMeta(obj),
-      ...(options?.signal ? { signal: options.signal } : {}),
-    });
+    return this.put(obj, 'status', options);
   }
 
   patchStatus(key: ObjectKey, type: PatchType, patch: unknown, options?: PatchOptions): Promise<T> {
@@ -329,6 +315,18 @@ export class ResourceClient<T extends ObjectLike> {
       query: writeQuery(options),
       body: { spec: { replicas } },
       contentType: CONTENT_TYPES.merge,
+    });
+  }
+
+  /** PUT of the object, or of one of its subresources. */
+  private put(obj: T, subresource: 'status' | undefined, options?: WriteOptions): Promise<T> {
+    const key = keyOf(obj);
+    return this.transport.request<T>({
+      method: 'PUT',
+      path: objectPath(this.kind, key.namespace, key.name, subresource),
+      query: writeQuery(options),
+      body: this.withTypeMeta(obj),
+      ...(options?.signal ? { signal: options.signal } : {}),
     });
   }
 

@@ -8,21 +8,10 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { ApiError } from './api-error.ts';
 import { kubeConfigSource, type CredentialSource, type Credentials } from './credentials.ts';
+import { withRetries, type RetryOptions } from './retry.ts';
+import type { ApiTransport, Query, ResponseObserver, TransportRequest } from './transport-types.ts';
 
-export type Query = Readonly<Record<string, string | number | boolean | undefined>>;
-
-export interface TransportRequest {
-  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  readonly path: string;
-  readonly query?: Query;
-  readonly body?: unknown;
-  /** Defaults to application/json when there is a body. */
-  readonly contentType?: string;
-  readonly signal?: AbortSignal;
-}
-
-/** Observes every answer, e.g. to count 403s in an RBAC test. */
-export type ResponseObserver = (method: string, path: string, statusCode: number) => void;
+export type { ApiTransport, Query, ResponseObserver, TransportRequest } from './transport-types.ts';
 
 export interface TransportOptions {
   /** Sockets per host (keep-alive pool). Default 64. */
@@ -31,6 +20,11 @@ export interface TransportOptions {
   readonly timeoutMs?: number;
   readonly userAgent?: string;
   readonly onResponse?: ResponseObserver;
+  /**
+   * Retries of 429 and (for idempotent requests) 5xx answers, honouring Retry-After; `false`: none.
+   * See withRetries in retry.ts. Default: 5 retries within 30 s.
+   */
+  readonly retry?: RetryOptions | false;
 }
 
 function queryString(query: Query | undefined): string {
@@ -43,10 +37,29 @@ function queryString(query: Query | undefined): string {
 }
 
 /**
+ * What the clients and the runtime need of the API server: one JSON request, one streamed watch,
+ * and closing (see transport-types.ts). HttpTransport speaks HTTP(S); `op-gen/testing`'s
+ * FakeApiServer answers in memory; withRetries wraps either.
+ */
+export type Transport = ApiTransport;
+
+/** Makes HTTP transports: `Transport.fromKubeConfig(kc)`, `Transport.fromSource(source)`. */
+export const Transport = {
+  /** A transport for a client-node KubeConfig object (loaded in this process). */
+  fromKubeConfig(kubeConfig: KubeConfig, options: TransportOptions = {}): Promise<Transport> {
+    return Transport.fromSource(kubeConfigSource(kubeConfig), options);
+  },
+  async fromSource(source: CredentialSource, options: TransportOptions = {}): Promise<Transport> {
+    const http = await HttpTransport.fromSource(source, options);
+    return options.retry === false ? http : withRetries(http, options.retry);
+  },
+};
+
+/**
  * HTTP(S) to the API server with the KubeConfig's credentials, over one keep-alive connection pool.
  * JSON in, JSON out; error answers become typed ApiErrors. `stream` serves watches line by line.
  */
-export class Transport {
+export class HttpTransport implements Transport {
   private readonly url: URL;
   private readonly agent: HttpAgent | HttpsAgent;
   private readonly tls: Credentials['tls'];
@@ -74,13 +87,8 @@ export class Transport {
     this.onResponse = options.onResponse;
   }
 
-  /** A transport for a client-node KubeConfig object (loaded in this process). */
-  static fromKubeConfig(kubeConfig: KubeConfig, options: TransportOptions = {}): Promise<Transport> {
-    return Transport.fromSource(kubeConfigSource(kubeConfig), options);
-  }
-
-  static async fromSource(source: CredentialSource, options: TransportOptions = {}): Promise<Transport> {
-    return new Transport(source, await source.resolve(), options);
+  static async fromSource(source: CredentialSource, options: TransportOptions = {}): Promise<HttpTransport> {
+    return new HttpTransport(source, await source.resolve(), options);
   }
 
   private async authHeaders(): Promise<OutgoingHttpHeaders> {
@@ -154,28 +162,28 @@ export class Transport {
     }
   }
 
-  /** One request; resolves with the parsed JSON answer, rejects with ApiError on status >= 400. */
   async request<T>(req: TransportRequest): Promise<T> {
     const res = await this.open(req, 'application/json', this.timeoutMs);
-    const text = await Transport.readBody(res);
+    const text = await HttpTransport.readBody(res);
     const status = res.statusCode ?? 0;
     this.onResponse?.(req.method, req.path, status);
-    const body = Transport.parse(text);
-    if (status >= 400) throw new ApiError(status, req.method, req.path, body);
+    const body = HttpTransport.parse(text);
+    if (status >= 400) throw new ApiError(status, req.method, req.path, body, retryAfter(res));
     return body as T;
   }
 
-  /**
-   * A streaming GET (watch): calls onLine for every JSON line until the server closes the stream or
-   * the signal aborts it. Rejects with ApiError when the server refuses the request. `onOpen` is called
-   * once the server has accepted the stream.
-   */
   async stream(req: TransportRequest, onLine: (line: string) => void, onOpen?: () => void): Promise<void> {
     const res = await this.open(req, 'application/json', undefined);
     const status = res.statusCode ?? 0;
     this.onResponse?.(req.method, req.path, status);
     if (status >= 400)
-      throw new ApiError(status, req.method, req.path, Transport.parse(await Transport.readBody(res)));
+      throw new ApiError(
+        status,
+        req.method,
+        req.path,
+        HttpTransport.parse(await HttpTransport.readBody(res)),
+        retryAfter(res),
+      );
     onOpen?.();
     let rest = '';
     res.setEncoding('utf8');
@@ -201,4 +209,25 @@ export class Transport {
   close(): void {
     this.agent.destroy();
   }
+}
+
+/** The Retry-After header in seconds (delta-seconds or an HTTP date), or undefined. */
+export function retryAfter(res: Pick<IncomingMessage, 'headers'>, now = Date.now()): number | undefined {
+  const value = res.headers['retry-after'];
+  if (typeof value !== 'string' || value.trim() === '') return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+/** Whether `value` is a Transport (an HttpTransport, a fake, a wrapper) rather than e.g. a KubeConfig. */
+export function isTransport(value: unknown): value is Transport {
+  const t = value as Partial<Transport> | null;
+  return (
+    typeof t === 'object' &&
+    t !== null &&
+    typeof t.request === 'function' &&
+    typeof t.stream === 'function' &&
+    typeof t.close === 'function'
+  );
 }

@@ -2,14 +2,17 @@ import { randomBytes } from 'node:crypto';
 import { isConflict } from '../client/api-error.ts';
 import type { Kind } from '../client/kind.ts';
 import type { CacheConnection } from './cache.ts';
+import { realClock, type Clock, type TimerHandle } from './clock.ts';
 import type { EventRecorder } from './events.ts';
 import type { Logger } from './logger.ts';
+import type { ObjectLike } from '../client/resource-client.ts';
 import type { RuntimeMetrics } from './metrics.ts';
 import { requestOf, type Request } from './object-key.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 import type { ReconcileClient } from './reconcile-client.ts';
 import { isServerUnavailable } from './server-unavailable.ts';
 import { WorkQueue } from './workqueue.ts';
+import { defaultErrorAction, type ErrorAction, type ErrorPolicy } from './terminal-error.ts';
 
 /** What a reconcile asks for next. Returning nothing means done: forget the item's failures. */
 export interface Result {
@@ -47,6 +50,13 @@ export interface ControllerOptions {
    * replica at a time (the holder of ring slot 0).
    */
   readonly sharded?: boolean;
+  /**
+   * Decides what a failed reconcile leads to: backoff, terminal (no requeue) or a requeue after a
+   * delay. Default: a TerminalError is terminal, everything else backs off.
+   */
+  readonly errorPolicy?: ErrorPolicy;
+  /** Record a Warning event (reason `ReconcileError`) on the object when a reconcile fails terminally. */
+  readonly terminalErrorEvents?: boolean;
 }
 
 /**
@@ -73,6 +83,8 @@ export interface ControllerDeps<T> {
    * because the server is unavailable wait for it to reconnect instead of taking rate-limiter tokens.
    */
   readonly cache?: CacheConnection;
+  /** Time for the queue's delays and backoff (FakeClock in tests). */
+  readonly clock?: Clock;
 }
 
 /** What Controller.stop reports. */
@@ -105,17 +117,20 @@ export class Controller<T> {
   private readonly labels: { controller: string };
   private inFlight = 0;
   private readonly parked = new Set<string>();
-  private parkTimer: ReturnType<typeof setTimeout> | undefined;
+  private parkTimer: TimerHandle | undefined;
+  private readonly clock: Clock;
   private unsubscribe: (() => void) | undefined;
 
   constructor(deps: ControllerDeps<T>) {
     this.deps = deps;
     this.name = deps.name;
     this.labels = { controller: deps.name };
+    this.clock = deps.clock ?? realClock;
     const m = deps.metrics;
     const q = { name: deps.name };
     this.queue = new WorkQueue<string>({
       ...(deps.options.rateLimiter ? { rateLimiter: deps.options.rateLimiter } : {}),
+      clock: this.clock,
       metrics: {
         depth: (n) => m.workqueueDepth.set(q, n),
         add: () => m.workqueueAdds.inc(q),
@@ -146,16 +161,15 @@ export class Controller<T> {
     this.parked.add(key);
     // A fallback for a cache that stays disconnected (or reconnects unnoticed): retry anyway.
     if (!this.parkTimer) {
-      this.parkTimer = setTimeout(() => {
+      this.parkTimer = this.clock.setTimeout(() => {
         this.parkTimer = undefined;
         this.unpark();
       }, PARKED_RETRY_MS);
-      this.parkTimer.unref();
     }
   }
 
   private unpark(): void {
-    if (this.parkTimer) clearTimeout(this.parkTimer);
+    if (this.parkTimer) this.clock.clearTimeout(this.parkTimer);
     this.parkTimer = undefined;
     if (this.parked.size === 0) return;
     this.deps.logger.info('requeueing reconciles that waited for the API server', {
@@ -172,7 +186,7 @@ export class Controller<T> {
    */
   async stop(deadlineMs: number): Promise<StopOutcome> {
     this.unsubscribe?.();
-    if (this.parkTimer) clearTimeout(this.parkTimer);
+    if (this.parkTimer) this.clock.clearTimeout(this.parkTimer);
     this.parked.clear();
     const drained = this.queue.shutDownWithDrain();
     const late = await raceTimeout(
@@ -210,13 +224,13 @@ export class Controller<T> {
         this.queue.done(key);
         continue;
       }
-      this.deps.metrics.activeWorkers.add(this.labels, 1);
+      this.deps.metrics.activeWorkers.inc(this.labels);
       this.inFlight++;
       try {
         await this.process(key);
       } finally {
         this.inFlight--;
-        this.deps.metrics.activeWorkers.add(this.labels, -1);
+        this.deps.metrics.activeWorkers.dec(this.labels);
         this.queue.done(key);
         gate?.end(key);
       }
@@ -266,18 +280,64 @@ export class Controller<T> {
         this.park(key);
         return;
       }
-      if (isConflict(err)) {
-        // The cache was behind the server: expected; retry with a fresh read after backoff.
-        log.debug('conflict writing a stale object; requeueing', { error: err });
-      } else {
-        log.error('reconcile failed', { error: err, retries: this.queue.numRequeues(key) });
-      }
-      if (!this.queue.isShuttingDown) this.queue.addRateLimited(key);
+      this.onError(err, key, req, log);
     } finally {
       m.reconcileTotal.inc({ ...this.labels, result: outcome });
       m.reconcileTime.observe(this.labels, (performance.now() - started) / 1000);
     }
   }
+
+  /** A failed reconcile: the error policy says backoff, terminal or requeue-after. */
+  private onError(err: unknown, key: string, req: Request, log: Logger): void {
+    const action = decide(this.deps.options.errorPolicy, err, req, log);
+    if (action === 'terminal') {
+      this.deps.metrics.terminalReconcileErrors.inc(this.labels);
+      log.error('reconcile failed terminally; not requeued', { error: err });
+      this.queue.forget(key);
+      if (this.deps.options.terminalErrorEvents) void this.recordTerminal(req, err, log);
+      return;
+    }
+    if (isConflict(err)) {
+      // The cache was behind the server: expected; retry with a fresh read after backoff.
+      log.debug('conflict writing a stale object; requeueing', { error: err });
+    } else {
+      log.error('reconcile failed', { error: err, retries: this.queue.numRequeues(key) });
+    }
+    if (this.queue.isShuttingDown) return;
+    if (action === 'backoff') this.queue.addRateLimited(key);
+    else {
+      this.queue.forget(key);
+      this.queue.addAfter(key, action.requeueAfter);
+    }
+  }
+
+  private async recordTerminal(req: Request, err: unknown, log: Logger): Promise<void> {
+    try {
+      const obj = await this.deps.client.get(this.deps.kind as Kind<ObjectLike>, req);
+      if (obj)
+        this.deps.recorder.event(
+          obj,
+          'Warning',
+          'ReconcileError',
+          err instanceof Error ? err.message : String(err),
+        );
+    } catch (eventErr) {
+      log.debug('could not record the terminal error as an event', { error: eventErr });
+    }
+  }
+}
+
+/** The error policy's answer, or the default one when it has none (or throws). */
+function decide(policy: ErrorPolicy | undefined, err: unknown, req: Request, log: Logger): ErrorAction {
+  if (policy) {
+    try {
+      const action = policy(err, req);
+      if (action !== undefined) return action;
+    } catch (policyErr) {
+      log.error('the error policy threw; using the default', { error: policyErr });
+    }
+  }
+  return defaultErrorAction(err);
 }
 
 /** `promise`'s value, or `onTimeout` after `ms`; the timer is cleared either way. */

@@ -64,7 +64,7 @@ export async function reportFailure<T extends WithConditions>(
   ctx.recorder.event(obj, 'Warning', failure.reason, failure.message);
   const conditions = obj.status?.conditions;
   if (conditionUnchanged(conditions, condition)) return;
-  await ctx.client.updateStatus(kind, {
+  await ctx.client.status().update(kind, {
     ...obj,
     status: { ...obj.status, conditions: setCondition(conditions, condition) },
   });

@@ -13,9 +13,11 @@ export {
   type StopOutcome,
 } from './controller.ts';
 export { isServerUnavailable } from './server-unavailable.ts';
+export { TerminalError, isTerminalError, type ErrorAction, type ErrorPolicy } from './terminal-error.ts';
+export type { Runnable, RunnableFunction, AddOptions } from './runnables.ts';
 export type { Request } from './object-key.ts';
 export { keyOf, requestOf, objectKey } from './object-key.ts';
-export { ReconcileClient } from './reconcile-client.ts';
+export { ReconcileClient, StatusWriter } from './reconcile-client.ts';
 export { InformerCache, type CacheConnection } from './cache.ts';
 export { Informer, type InformerHandlers, type InformerOptions, type ListWatcher } from './informer.ts';
 export { Lister } from './lister.ts';
@@ -71,8 +73,23 @@ export { ShardingCoordinator, type ShardingOptions } from './sharding/coordinato
 export { ShardRing, type SlotState, type RingListener } from './sharding/ring.ts';
 export { fnv1a64, hashHex, slotOfUid, type Hash64 } from './sharding/hash.ts';
 export { assignSlots, slotRanges, shardSelector, type HashRange } from './sharding/assignment.ts';
-export { createLogger, isLogLevel, type Logger, type LogLevel, type LogFields } from './logger.ts';
-export { RuntimeMetrics, Registry, Counter, Gauge, Histogram } from './metrics.ts';
+export {
+  createLogger,
+  serializeError,
+  isLogLevel,
+  type Logger,
+  type LogLevel,
+  type LogFields,
+} from './logger.ts';
+export {
+  RuntimeMetrics,
+  Registry,
+  Counter,
+  Gauge,
+  Histogram,
+  exponentialBuckets,
+  metricValue,
+} from './metrics.ts';
 export {
   MetricsAuthenticator,
   METRICS_AUTH_DEFAULTS,

@@ -6,6 +6,7 @@ import type { Kind } from '../client/kind.ts';
 import { ResourceClient } from '../client/resource-client.ts';
 import type { Transport } from '../client/transport.ts';
 import { builtinKinds } from './builtin-kinds.ts';
+import { realClock, type Clock, type TimerHandle } from './clock.ts';
 import type { Logger } from './logger.ts';
 
 export interface LeaderElectionOptions {
@@ -55,12 +56,14 @@ export class LeaderElector {
   private observed: { record: string; at: number } | undefined;
   private leading = false;
   private stopped = false;
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private timer: TimerHandle | undefined;
+  private readonly clock: Clock;
   private wake: (() => void) | undefined;
   /** Set when a watched Lease change arrived while no sleep was waiting: the next sleep returns at once. */
   private woken = false;
 
-  constructor(transport: Transport, options: LeaderElectionOptions, log: Logger) {
+  constructor(transport: Transport, options: LeaderElectionOptions, log: Logger, clock: Clock = realClock) {
+    this.clock = clock;
     this.leases = new ResourceClient(transport, builtinKinds.Lease as unknown as Kind<LeaseObject>);
     this.name = options.id;
     this.namespace = options.namespace ?? process.env.POD_NAMESPACE ?? 'default';
@@ -82,12 +85,13 @@ export class LeaderElector {
     }
     return new Promise((resolve) => {
       const done = (): void => {
-        clearTimeout(this.timer);
+        if (this.timer) this.clock.clearTimeout(this.timer);
+        this.timer = undefined;
         this.wake = undefined;
         resolve();
       };
       this.wake = done;
-      this.timer = setTimeout(done, ms * (1 + Math.random() * 0.2));
+      this.timer = this.clock.setTimeout(done, ms * (1 + Math.random() * 0.2));
     });
   }
 
@@ -104,7 +108,7 @@ export class LeaderElector {
     let watching: Promise<void> | undefined;
     try {
       while (!this.stopped) {
-        if (await this.tryAcquireOrRenew()) {
+        if (await this.tryAcquireOrRenew(this.renewDeadlineMs)) {
           this.leading = true;
           this.log.info('acquired the leader lease');
           return true;
@@ -149,11 +153,11 @@ export class LeaderElector {
       if (signal.aborted) return;
       // Back off between reconnects (a watch that fails at once must not spin).
       await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, Math.min(30_000, this.retryMs * 2 ** Math.min(failures, 4)));
+        const t = this.clock.setTimeout(resolve, Math.min(30_000, this.retryMs * 2 ** Math.min(failures, 4)));
         signal.addEventListener(
           'abort',
           () => {
-            clearTimeout(t);
+            this.clock.clearTimeout(t);
             resolve();
           },
           { once: true },
@@ -164,13 +168,15 @@ export class LeaderElector {
 
   /** Renews until stopped (resolves) or a renewal misses the renew deadline (resolves `lost`). */
   async holdLeadership(): Promise<'stopped' | 'lost'> {
-    let lastRenew = Date.now();
+    let lastRenew = this.clock.now();
     while (!this.stopped) {
       await this.sleep(this.retryMs);
       if (this.stopped) break;
-      if (await this.tryAcquireOrRenew()) {
-        lastRenew = Date.now();
-      } else if (Date.now() - lastRenew > this.renewDeadlineMs) {
+      // The attempt (with the transport's retries) may take only what is left of the renew deadline.
+      const left = Math.max(1, lastRenew + this.renewDeadlineMs - this.clock.now());
+      if (await this.tryAcquireOrRenew(left)) {
+        lastRenew = this.clock.now();
+      } else if (this.clock.now() - lastRenew > this.renewDeadlineMs) {
         this.leading = false;
         this.log.error('lost the leader lease: renewals failed past the renew deadline');
         return 'lost';
@@ -182,14 +188,14 @@ export class LeaderElector {
   /** Stops trying and, as leader, releases the lease so another candidate takes over at once. */
   async release(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
+    if (this.timer) this.clock.clearTimeout(this.timer);
     this.wake?.();
     if (!this.leading) return;
     this.leading = false;
     try {
       const lease = await this.leases.get({ namespace: this.namespace, name: this.name });
       if (lease.spec?.holderIdentity !== this.identity) return;
-      const now = microTime(new Date());
+      const now = microTime(new Date(this.clock.now()));
       await this.leases.replace({
         ...lease,
         spec: {
@@ -217,51 +223,74 @@ export class LeaderElector {
     };
   }
 
-  private async tryAcquireOrRenew(): Promise<boolean> {
-    const now = new Date();
+  /** One try, given up (false) after `timeoutMs` on the clock: retries of the transport included. */
+  private async tryAcquireOrRenew(timeoutMs: number): Promise<boolean> {
+    const abort = new AbortController();
+    const timer = this.clock.setTimeout(
+      () => abort.abort(new Error(`lease update timed out after ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    try {
+      return await this.tryOnce(abort.signal);
+    } finally {
+      this.clock.clearTimeout(timer);
+    }
+  }
+
+  private async tryOnce(signal: AbortSignal): Promise<boolean> {
+    const now = new Date(this.clock.now());
     const leaseSeconds = Math.ceil(this.leaseMs / 1000);
     try {
       let lease: LeaseObject;
       try {
-        lease = await this.leases.get({ namespace: this.namespace, name: this.name });
+        lease = await this.leases.get({ namespace: this.namespace, name: this.name }, { signal });
       } catch (err) {
         if (!isNotFound(err)) throw err;
-        await this.leases.create({
-          apiVersion: 'coordination.k8s.io/v1',
-          kind: 'Lease',
-          metadata: { name: this.name, namespace: this.namespace },
-          spec: {
-            holderIdentity: this.identity,
-            leaseDurationSeconds: leaseSeconds,
-            acquireTime: microTime(now) as unknown as Date,
-            renewTime: microTime(now) as unknown as Date,
-            leaseTransitions: 0,
+        await this.leases.create(
+          {
+            apiVersion: 'coordination.k8s.io/v1',
+            kind: 'Lease',
+            metadata: { name: this.name, namespace: this.namespace },
+            spec: {
+              holderIdentity: this.identity,
+              leaseDurationSeconds: leaseSeconds,
+              acquireTime: microTime(now) as unknown as Date,
+              renewTime: microTime(now) as unknown as Date,
+              leaseTransitions: 0,
+            },
           },
-        });
-        this.observed = { record: `${this.identity}|${microTime(now)}`, at: Date.now() };
+          { signal },
+        );
+        this.observed = { record: `${this.identity}|${microTime(now)}`, at: this.clock.now() };
         return true;
       }
       const rec = this.record(lease);
       const recordKey = `${rec.holder}|${rec.renewTime ?? ''}`;
       if (!this.observed || this.observed.record !== recordKey)
-        this.observed = { record: recordKey, at: Date.now() };
+        this.observed = { record: recordKey, at: this.clock.now() };
       const held = rec.holder !== '' && rec.holder !== this.identity;
-      const expired = this.observed.at + rec.leaseDurationSeconds * 1000 < Date.now();
+      const expired = this.observed.at + rec.leaseDurationSeconds * 1000 < this.clock.now();
       if (held && !expired) return false;
       const takingOver = rec.holder !== this.identity;
-      const updated = await this.leases.replace({
-        ...lease,
-        spec: {
-          ...lease.spec,
-          holderIdentity: this.identity,
-          leaseDurationSeconds: leaseSeconds,
-          renewTime: microTime(now) as unknown as Date,
-          ...(takingOver
-            ? { acquireTime: microTime(now) as unknown as Date, leaseTransitions: rec.transitions + 1 }
-            : {}),
+      const updated = await this.leases.replace(
+        {
+          ...lease,
+          spec: {
+            ...lease.spec,
+            holderIdentity: this.identity,
+            leaseDurationSeconds: leaseSeconds,
+            renewTime: microTime(now) as unknown as Date,
+            ...(takingOver
+              ? { acquireTime: microTime(now) as unknown as Date, leaseTransitions: rec.transitions + 1 }
+              : {}),
+          },
         },
-      });
-      this.observed = { record: `${this.identity}|${String(updated.spec?.renewTime ?? '')}`, at: Date.now() };
+        { signal },
+      );
+      this.observed = {
+        record: `${this.identity}|${String(updated.spec?.renewTime ?? '')}`,
+        at: this.clock.now(),
+      };
       return true;
     } catch (err) {
       if (!isConflict(err) && !isAlreadyExists(err))

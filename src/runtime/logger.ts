@@ -21,9 +21,26 @@ export interface LoggerOptions {
   readonly now?: () => string;
 }
 
-function serializeError(err: unknown): unknown {
-  if (err instanceof Error) return { name: err.name, message: err.message };
-  return err;
+/**
+ * An error as a log field: name, message, stack, the API server's answer (statusCode, reason, causes)
+ * of an ApiError, the socket error code, and its cause chain (each cause serialized the same way).
+ */
+export function serializeError(err: unknown, depth = 0): unknown {
+  if (!(err instanceof Error)) return err;
+  const e = err as Error & {
+    statusCode?: unknown;
+    reason?: unknown;
+    causes?: readonly unknown[];
+    code?: unknown;
+  };
+  const out: Record<string, unknown> = { name: e.name, message: e.message };
+  if (typeof e.statusCode === 'number') out.statusCode = e.statusCode;
+  if (typeof e.reason === 'string') out.reason = e.reason;
+  if (Array.isArray(e.causes) && e.causes.length > 0) out.causes = e.causes;
+  if (typeof e.code === 'string' || typeof e.code === 'number') out.code = e.code;
+  if (e.stack) out.stack = e.stack;
+  if (e.cause !== undefined) out.cause = depth < 8 ? serializeError(e.cause, depth + 1) : String(e.cause);
+  return out;
 }
 
 export function createLogger(options: LoggerOptions = {}, context: LogFields = {}): Logger {

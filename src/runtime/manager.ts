@@ -6,6 +6,7 @@ import { checkDefaultKubeConfig } from '../client/kubeconfig-check.ts';
 import type { Kind } from '../client/kind.ts';
 import type { ObjectLike } from '../client/resource-client.ts';
 import { Transport, type ResponseObserver } from '../client/transport.ts';
+import { RunnableGroup, type AddOptions, type Runnable, type RunnableFunction } from './runnables.ts';
 import { ControllerBuilder, type BuilderHost } from './builder.ts';
 import { InformerCache } from './cache.ts';
 import { Controller, type ControllerOptions, type Reconciler } from './controller.ts';
@@ -90,6 +91,16 @@ export interface ManagerOptions {
    * certDir (`tls.crt`, `tls.key`; the scaffold's `--webhook-cert-dir`), limits and timeout.
    */
   readonly webhook?: WebhookServerOptions;
+  /**
+   * The API transport to use instead of one made from the kubeconfig: e.g. `op-gen/testing`'s
+   * `new FakeApiServer().transport()` to unit-test controllers without a control plane.
+   */
+  readonly transport?: Transport;
+  /**
+   * Serve prom-client's process and Node.js metrics (CPU, memory, heap, GC, event-loop lag) next to
+   * the runtime's. Default true.
+   */
+  readonly processMetrics?: boolean;
 }
 
 /** start() rejects with this when reconciles had to be aborted at the shutdown deadline. */
@@ -107,7 +118,7 @@ export class ShutdownDeadlineError extends Error {
  * Runs controllers: one KubeConfig, a shared informer cache, health and metrics servers, leader
  * election, and graceful shutdown. `await mgr.start()` resolves when the manager has stopped.
  */
-export class Manager implements BuilderHost {
+export class Manager {
   readonly cache: InformerCache;
   readonly client: ReconcileClient;
   readonly metrics: RuntimeMetrics;
@@ -117,6 +128,9 @@ export class Manager implements BuilderHost {
   private readonly recorder: KubeEventRecorder;
   private readonly options: ManagerOptions;
   private readonly controllers: Controller<unknown>[] = [];
+  /** Runnables added with needLeaderElection: false (every replica) and true (the leader only). */
+  private readonly everywhere: RunnableGroup;
+  private readonly leaderOnly: RunnableGroup;
   private readonly healthChecks = new Map<string, Check>([['ping', () => true]]);
   private readonly readyChecks = new Map<string, Check>([['ping', () => true]]);
   private elector: LeaderElector | undefined;
@@ -146,6 +160,7 @@ export class Manager implements BuilderHost {
     this.options = options;
     this.log = options.logger ?? createLogger({ level: options.logLevel ?? 'info' });
     this.metrics = new RuntimeMetrics();
+    if (options.processMetrics !== false) this.metrics.registry.collectDefaults();
     this.cache = new InformerCache(transport, {
       ...(options.namespaces ? { namespaces: options.namespaces } : {}),
       ...(options.syncPeriodMs ? { resyncMs: options.syncPeriodMs } : {}),
@@ -166,6 +181,12 @@ export class Manager implements BuilderHost {
     this.client = new ReconcileClient(transport, this.cache, fieldManager);
     this.recorder = new KubeEventRecorder(transport, fieldManager, this.log);
     this.ready = new Promise((resolve) => (this.readyResolve = resolve));
+    const failed = (err: Error): void => {
+      this.failure ??= err;
+      void this.stop();
+    };
+    this.everywhere = new RunnableGroup(this.log, failed);
+    this.leaderOnly = new RunnableGroup(this.log, failed);
   }
 
   static async create(options: ManagerOptions = {}): Promise<Manager> {
@@ -177,6 +198,7 @@ export class Manager implements BuilderHost {
       userAgent: 'op-gen-manager',
       ...(options.onResponse ? { onResponse: options.onResponse } : {}),
     };
+    if (options.transport) return new Manager(options.kubeConfig, options.transport, options);
     if (!options.kubeConfig) checkDefaultKubeConfig();
     const transport = options.kubeConfig
       ? await Transport.fromKubeConfig(options.kubeConfig, transportOptions)
@@ -191,10 +213,25 @@ export class Manager implements BuilderHost {
   controller(name: string): ControllerBuilder {
     if (this.controllers.some((c) => c.name === name))
       throw new Error(`a controller named "${name}" exists already`);
-    return new ControllerBuilder(this, name);
+    const host: BuilderHost = {
+      cache: this.cache,
+      newController: (n, kind, reconciler, options) => this.newController(n, kind, reconciler, options),
+      register: (controller) => this.register(controller),
+    };
+    return new ControllerBuilder(host, name);
   }
 
-  newController<T>(
+  /**
+   * Adds a runnable the manager starts and stops with itself: with `needLeaderElection` (the
+   * default) after leadership is won, with the controllers; otherwise at start(), on every replica.
+   * Its signal aborts when the manager stops; a rejection stops the manager (start() rejects).
+   */
+  add(runnable: Runnable | RunnableFunction, options: AddOptions = {}): void {
+    if (this.stopping) throw new Error('Manager.add: the manager is stopping');
+    (options.needLeaderElection === false ? this.everywhere : this.leaderOnly).add(runnable);
+  }
+
+  private newController<T>(
     name: string,
     kind: Kind<T>,
     reconciler: Reconciler<T>,
@@ -217,7 +254,7 @@ export class Manager implements BuilderHost {
     return controller;
   }
 
-  register(controller: Controller<unknown>): void {
+  private register(controller: Controller<unknown>): void {
     this.controllers.push(controller);
     if (this.started) controller.start();
   }
@@ -287,6 +324,7 @@ export class Manager implements BuilderHost {
       process.once('SIGINT', this.signalHandler);
     }
     await this.startServers();
+    this.everywhere.start();
     const le = this.options.leaderElection;
     if (le?.enabled) {
       this.elector = new LeaderElector(this.transport, le, this.log);
@@ -319,6 +357,7 @@ export class Manager implements BuilderHost {
     this.started = true;
     this.readyChecks.set('informers', () => this.cache.hasSynced);
     for (const c of this.controllers) c.start();
+    this.leaderOnly.start();
     this.log.info('manager started', { controllers: this.controllers.map((c) => c.name) });
     this.readyResolve();
   }
@@ -394,7 +433,11 @@ export class Manager implements BuilderHost {
       }
       const grace = this.options.gracefulShutdownTimeoutMs ?? 30_000;
       const deadline = Date.now() + grace;
-      const outcomes = await Promise.all(this.controllers.map((c) => c.stop(grace)));
+      const [outcomes] = await Promise.all([
+        Promise.all(this.controllers.map((c) => c.stop(grace))),
+        this.leaderOnly.stop(grace),
+        this.everywhere.stop(grace),
+      ]);
       const aborted = outcomes.reduce((n, o) => n + o.aborted, 0);
       this.log.info('controllers stopped', { aborted });
       // No longer reconciling: /metrics must not report leadership while the lease is released.

@@ -26,11 +26,13 @@ export class ReconcileClient {
   private readonly cache: InformerCache;
   private readonly clients = new Map<Kind<unknown>, ResourceClient<ObjectLike>>();
   readonly defaultFieldManager: string;
+  private readonly statusWriter: StatusWriter;
 
   constructor(transport: Transport, cache: InformerCache, defaultFieldManager: string) {
     this.transport = transport;
     this.cache = cache;
     this.defaultFieldManager = defaultFieldManager;
+    this.statusWriter = new StatusWriter(this);
   }
 
   /** The uncached REST client for a kind. */
@@ -118,10 +120,20 @@ export class ReconcileClient {
     }
   }
 
-  updateStatus<T extends ObjectLike>(kind: Kind<T>, obj: T, options?: WriteOptions): Promise<T> {
-    return this.resource(kind).replaceStatus(obj, this.write(options));
+  /**
+   * Writes to the status subresource (controller-runtime's `client.Status()`): only `status` is
+   * kept by the server, metadata and spec changes are ignored; `update` carries resourceVersion.
+   */
+  status(): StatusWriter {
+    return this.statusWriter;
   }
 
+  /** @deprecated use `status().update(kind, obj)` */
+  updateStatus<T extends ObjectLike>(kind: Kind<T>, obj: T, options?: WriteOptions): Promise<T> {
+    return this.statusWriter.update(kind, obj, options);
+  }
+
+  /** @deprecated use `status().patch(kind, key, type, patch)` */
   patchStatus<T extends ObjectLike>(
     kind: Kind<T>,
     key: ObjectKey,
@@ -129,14 +141,54 @@ export class ReconcileClient {
     patch: unknown,
     options?: PatchOptions,
   ): Promise<T> {
-    return this.resource(kind).patchStatus(key, type, patch, this.write(options));
+    return this.statusWriter.patch(kind, key, type, patch, options);
   }
 
+  /** @deprecated use `status().apply(kind, obj)` */
   applyStatus<T extends ObjectLike>(
     kind: Kind<T>,
     obj: ApplyObject<T>,
     options?: Partial<ApplyOptions>,
   ): Promise<T> {
-    return this.resource(kind).applyStatus(obj, { fieldManager: this.defaultFieldManager, ...options });
+    return this.statusWriter.apply(kind, obj, options);
+  }
+}
+
+/** Writes to the status subresource of objects, with the reconcile client's field manager. */
+export class StatusWriter {
+  private readonly client: ReconcileClient;
+
+  constructor(client: ReconcileClient) {
+    this.client = client;
+  }
+
+  private options<O extends WriteOptions>(options?: O): O & { fieldManager: string } {
+    return { ...options, fieldManager: options?.fieldManager ?? this.client.defaultFieldManager } as O & {
+      fieldManager: string;
+    };
+  }
+
+  /** PUT of the status with the object's resourceVersion: a stale object fails with a Conflict. */
+  update<T extends ObjectLike>(kind: Kind<T>, obj: T, options?: WriteOptions): Promise<T> {
+    return this.client.resource(kind).replaceStatus(obj, this.options(options));
+  }
+
+  patch<T extends ObjectLike>(
+    kind: Kind<T>,
+    key: ObjectKey,
+    type: PatchType,
+    patch: unknown,
+    options?: PatchOptions,
+  ): Promise<T> {
+    return this.client.resource(kind).patchStatus(key, type, patch, this.options(options));
+  }
+
+  /** Server-side apply of the status fields `obj` sets. */
+  apply<T extends ObjectLike>(
+    kind: Kind<T>,
+    obj: ApplyObject<T>,
+    options?: Partial<ApplyOptions>,
+  ): Promise<T> {
+    return this.client.resource(kind).applyStatus(obj, this.options(options));
   }
 }

@@ -104,12 +104,12 @@ export function probeHandler(health: ReadonlyMap<string, Check>, ready: Readonly
  * request reaches the metrics only when the filter lets it through; other paths are 404 either way,
  * as on controller-runtime's metrics server, where the filter wraps the registered handlers only.
  */
-export function metricsHandler(render: () => string, filter?: RequestFilter): Handler {
+export function metricsHandler(render: () => string | Promise<string>, filter?: RequestFilter): Handler {
   return async (req) => {
     if (req.path !== '/metrics') return { status: 404, body: 'not found\n', contentType: 'text/plain' };
     const refused = filter ? await filter(req) : undefined;
     if (refused) return refused;
-    return { status: 200, body: render(), contentType: 'text/plain; version=0.0.4; charset=utf-8' };
+    return { status: 200, body: await render(), contentType: 'text/plain; version=0.0.4; charset=utf-8' };
   };
 }
 

@@ -16,3 +16,14 @@ export {
   type WebhookConfiguration,
 } from './install-webhooks.ts';
 export { makeWebhookCertificates, type WebhookCertificates } from './webhook-certs.ts';
+export {
+  FakeApiServer,
+  connectionRefused,
+  connectionReset,
+  statusError,
+  type FakeApiServerOptions,
+  type FakeObject,
+  type FakeRequest,
+  type FakeResourceOptions,
+  type Fault,
+} from './fake-api-server.ts';

@@ -4,7 +4,7 @@ import { parse } from 'yaml';
 import { isNotFound } from '../client/api-error.ts';
 import { defineKind, type Kind } from '../client/kind.ts';
 import { ResourceClient, type ObjectLike } from '../client/resource-client.ts';
-import { Transport } from '../client/transport.ts';
+import { isTransport, Transport } from '../client/transport.ts';
 
 interface CrdObject extends ObjectLike {
   spec?: {
@@ -52,7 +52,7 @@ export async function installCrd(
   crd: string | object,
   served?: Kind<ObjectLike>,
 ): Promise<void> {
-  const transport = target instanceof Transport ? target : await Transport.fromKubeConfig(target);
+  const transport = isTransport(target) ? target : await Transport.fromKubeConfig(target);
   try {
     const object = (typeof crd === 'string' ? parse(crd) : crd) as CrdObject;
     const kind = served ?? servedKind(object);

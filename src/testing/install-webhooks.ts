@@ -6,7 +6,7 @@ import { parseAllDocuments } from 'yaml';
 import { isNotFound } from '../client/api-error.ts';
 import { defineKind } from '../client/kind.ts';
 import { ResourceClient, type ObjectLike } from '../client/resource-client.ts';
-import { Transport } from '../client/transport.ts';
+import { isTransport, Transport } from '../client/transport.ts';
 import { WEBHOOK_PROBE_MESSAGE, WEBHOOK_PROBE_PATH } from '../runtime/webhook/server.ts';
 import { freePort } from './free-port.ts';
 import { installCrd } from './install-crd.ts';
@@ -172,7 +172,7 @@ export async function installWebhooks(
     probe('ValidatingWebhookConfiguration', 'validating'),
   ];
 
-  const transport = target instanceof Transport ? target : await Transport.fromKubeConfig(target);
+  const transport = isTransport(target) ? target : await Transport.fromKubeConfig(target);
   const owned = transport !== target;
   const clients = {
     MutatingWebhookConfiguration: new ResourceClient(transport, kindFor('MutatingWebhookConfiguration')),

@@ -10,15 +10,28 @@ export interface ShardMetrics extends RingMetrics {
 }
 
 export function shardMetrics(registry: Registry): ShardMetrics {
-  const counter = (name: string, help: string): Counter => registry.counter(name, help);
-  const gauge = (name: string, help: string): Gauge => registry.gauge(name, help);
+  const counter = (name: string, help: string, labels: readonly string[]): Counter =>
+    registry.counter(name, help, labels);
+  const gauge = (name: string, help: string, labels: readonly string[] = ['ring']): Gauge =>
+    registry.gauge(name, help, labels);
   return {
     members: gauge('shard_ring_members', 'Live members of the shard ring as this replica sees them'),
     ownedSlots: gauge('shard_owned_slots', 'Hash-space slots this replica reconciles'),
     ownedRanges: gauge('shard_owned_ranges', 'Contiguous hash ranges this replica reconciles'),
-    handoffs: counter('shard_handoffs_total', 'Slots acquired or released by this replica'),
-    fenced: counter('shard_fenced_total', 'Times this replica stopped every slot because renewals failed'),
-    objects: gauge('shard_objects', 'Cached objects of a sharded controller in the slots this replica owns'),
-    serverSide: gauge('shard_server_side_filtering', '1 when the API server filters list/watch by shard'),
+    handoffs: counter('shard_handoffs_total', 'Slots acquired or released by this replica', [
+      'ring',
+      'direction',
+    ]),
+    fenced: counter('shard_fenced_total', 'Times this replica stopped every slot because renewals failed', [
+      'ring',
+    ]),
+    objects: gauge('shard_objects', 'Cached objects of a sharded controller in the slots this replica owns', [
+      'ring',
+      'controller',
+    ]),
+    serverSide: gauge('shard_server_side_filtering', '1 when the API server filters list/watch by shard', [
+      'ring',
+      'kind',
+    ]),
   };
 }

@@ -14,15 +14,18 @@ export class WebhookMetrics {
     this.requests = registry.counter(
       'controller_runtime_webhook_requests_total',
       'Total number of admission requests by HTTP status code.',
+      ['webhook', 'code'],
     );
     this.latency = registry.histogram(
       'controller_runtime_webhook_latency_seconds',
       'Histogram of the latency of processing admission requests',
       DEFAULT_BUCKETS,
+      ['webhook'],
     );
     this.inFlight = registry.gauge(
       'controller_runtime_webhook_requests_in_flight',
       'Current number of admission requests being served.',
+      ['webhook'],
     );
   }
 }

@@ -237,9 +237,9 @@ export class WebhookServer {
     }
     const started = performance.now();
     const labels = this.labelsOf(path);
-    this.metrics.inFlight.add(labels, 1);
+    this.metrics.inFlight.inc(labels);
     const finish = (status: number): void => {
-      this.metrics.inFlight.add(labels, -1);
+      this.metrics.inFlight.dec(labels);
       this.metrics.requests.inc(this.labelsOf(path, status));
       this.metrics.latency.observe(labels, (performance.now() - started) / 1000);
     };
@@ -262,13 +262,14 @@ export class WebhookServer {
 
   private readonly labels = new Map<string, Readonly<Record<string, string>>>();
 
-  /** Frozen label sets, one per path (and code), which the registry renders once. */
+  /** Frozen label sets, one per path (and code), made once. */
   private labelsOf(path: string, code?: number): Readonly<Record<string, string>> {
     const key = code === undefined ? path : `${path} ${code}`;
     let labels = this.labels.get(key);
     if (!labels) {
-      const fresh: Record<string, string> = { webhook: path };
-      if (code !== undefined) fresh.code = String(code);
+      // Keys in sorted order: prom-client prints labels in the order of the object.
+      const fresh: Record<string, string> =
+        code === undefined ? { webhook: path } : { code: String(code), webhook: path };
       labels = Object.freeze(fresh);
       this.labels.set(key, labels);
     }

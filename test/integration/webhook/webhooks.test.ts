@@ -309,7 +309,7 @@ describe('webhooks on a real API server', { timeout: 240_000, skip: controlPlane
     assert.deepEqual(statuses, [400, 400, 413, 400, 404, 415]);
     await hub.create(v2('after-bad-input', { size: 1 }));
     assert.equal((await hub.get({ namespace: ns, name: 'after-bad-input' })).spec.replicas, 2);
-    const metrics = mgr.metrics.registry.render();
+    const metrics = await mgr.metrics.registry.render();
     assert.match(metrics, /controller_runtime_webhook_requests_total\{code="200",webhook="\/convert"\} \d+/);
     assert.match(
       metrics,

@@ -193,17 +193,10 @@ describe('Controller.stop', () => {
 
 describe('Manager shutdown', () => {
   it('start() rejects with ShutdownDeadlineError when reconciles are aborted at the deadline', async () => {
-    const { KubeConfig } = await import('@kubernetes/client-node');
     const { Manager, ShutdownDeadlineError } = await import('../../../src/runtime/manager.ts');
-    const kc = new KubeConfig();
-    kc.loadFromOptions({
-      clusters: [{ name: 'c', server: 'https://127.0.0.1:1', skipTLSVerify: true }],
-      users: [{ name: 'u', token: 't' }],
-      contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
-      currentContext: 'x',
-    });
+    const { FakeApiServer } = await import('../../../src/testing/fake-api-server.ts');
     const mgr = await Manager.create({
-      kubeConfig: kc,
+      transport: new FakeApiServer().transport(),
       metricsBindAddress: '0',
       healthProbeBindAddress: '0',
       handleSignals: false,
@@ -211,19 +204,16 @@ describe('Manager shutdown', () => {
       logger: quiet,
     });
     let running = false;
-    const c = mgr.newController<ObjectLike>(
-      'hangs',
-      Thing,
-      {
+    const c = mgr
+      .controller('hangs')
+      .for(Thing)
+      .complete({
         reconcile: (ctx) =>
           new Promise<void>((resolve) => {
             running = true;
             ctx.signal.addEventListener('abort', () => resolve());
           }),
-      },
-      {},
-    );
-    mgr.register(c as Controller<unknown>);
+      });
     const started = mgr.start();
     await mgr.ready;
     c.enqueue('ns/a');

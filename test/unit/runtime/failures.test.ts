@@ -89,10 +89,12 @@ describe('reportFailure', () => {
     const events: { type: EventType; reason: string; message: string }[] = [];
     const ctx = {
       client: {
-        updateStatus: async (_kind: unknown, obj: WithConditions) => {
-          writes.push(obj);
-          return obj;
-        },
+        status: () => ({
+          update: async (_kind: unknown, obj: WithConditions) => {
+            writes.push(obj);
+            return obj;
+          },
+        }),
       } as unknown as ReconcileClient,
       recorder: {
         event: (_o: unknown, type: EventType, reason: string, message: string) =>

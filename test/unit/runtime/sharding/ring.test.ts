@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { FakeClock } from '../../../../src/runtime/clock.ts';
 import { createLogger } from '../../../../src/runtime/logger.ts';
-import { Registry } from '../../../../src/runtime/metrics.ts';
+import { metricValue, Registry } from '../../../../src/runtime/metrics.ts';
 import { assignSlots } from '../../../../src/runtime/sharding/assignment.ts';
 import type { MemberClaims, MemberRecord, MemberStore } from '../../../../src/runtime/sharding/membership.ts';
 import { shardMetrics } from '../../../../src/runtime/sharding/metrics.ts';
@@ -132,7 +132,7 @@ test('three members settle on the assignment without any slot held twice', async
   for (const id of ['a', 'b', 'c']) c.add(id);
   await c.rounds(6);
   c.assertSettled(['a', 'b', 'c']);
-  assert.equal(c.registry.gauge('shard_ring_members', '').get({ ring: 'test' }), 3);
+  assert.equal(await metricValue(c.registry.gauge('shard_ring_members', ''), { ring: 'test' }), 3);
 });
 
 test('a join moves about 1/N of the slots, after the old holder drained its in-flight reconciles', async () => {
@@ -210,7 +210,7 @@ test('fencing: a member whose renewals fail stops admitting at the renew deadlin
     `admitted until ${lastAdmitted - failedAt} ms`,
   );
   assert.ok(c.nodes.get('b')!.ring.activeSlots().includes(slot), 'b took the slot after the lease expired');
-  assert.equal(c.registry.counter('shard_fenced_total', '').get({ ring: 'test' }), 1);
+  assert.equal(await metricValue(c.registry.counter('shard_fenced_total', ''), { ring: 'test' }), 1);
   // a's network returns: it rejoins through the protocol, never by resuming old claims.
   a.store.down = false;
   await c.rounds(8);

@@ -368,8 +368,8 @@ describe('WebhookServer', () => {
     );
   });
 
-  it('counts requests by path and code, with latency and in-flight series', () => {
-    const text = registry.render();
+  it('counts requests by path and code, with latency and in-flight series', async () => {
+    const text = await registry.render();
     assert.match(
       text,
       new RegExp(`controller_runtime_webhook_requests_total\\{code="200",webhook="${mutate}"\\} \\d+`),

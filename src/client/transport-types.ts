@@ -1,0 +1,28 @@
+export type Query = Readonly<Record<string, string | number | boolean | undefined>>;
+
+export interface TransportRequest {
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  readonly path: string;
+  readonly query?: Query;
+  readonly body?: unknown;
+  /** Defaults to application/json when there is a body. */
+  readonly contentType?: string;
+  readonly signal?: AbortSignal;
+}
+
+/** Observes every answer, e.g. to count 403s in an RBAC test. */
+export type ResponseObserver = (method: string, path: string, statusCode: number) => void;
+
+/** What the clients and the runtime need of the API server (`Transport` in transport.ts). */
+export interface ApiTransport {
+  /** One request; resolves with the parsed JSON answer, rejects with ApiError on status >= 400. */
+  request<T>(req: TransportRequest): Promise<T>;
+  /**
+   * A streaming GET (watch): calls onLine for every JSON line until the server closes the stream or
+   * the signal aborts it (then it resolves). Rejects with ApiError when the server refuses the
+   * request. `onOpen` is called once the server has accepted the stream.
+   */
+  stream(req: TransportRequest, onLine: (line: string) => void, onOpen?: () => void): Promise<void>;
+  /** Releases connections (idle keep-alive sockets). */
+  close(): void;
+}
