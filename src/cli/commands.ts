@@ -3,6 +3,7 @@ import type { CommandModule } from './command-module.ts';
 import { createApiCommand } from './create-api.ts';
 import { createWebhookCommand } from './create-webhook.ts';
 import { initCommand } from './init.ts';
+import { runCommand } from './run.ts';
 
 /** Top-level commands (`op-gen <name>`); the `generate` subcommands are in generate-commands.ts. */
 export const topLevelCommands: readonly CommandModule[] = [
@@ -10,4 +11,5 @@ export const topLevelCommands: readonly CommandModule[] = [
   createApiCommand,
   createWebhookCommand,
   bundleCommand,
+  runCommand,
 ];
