@@ -82,7 +82,7 @@ export function createProgress(options: ProgressOptions): Progress {
   let timer: unknown;
 
   const fit = (line: string): string => {
-    const width = stream.columns ?? 80;
+    const width = stream.columns !== undefined && stream.columns > 0 ? stream.columns : 80;
     return line.length < width ? line : `${line.slice(0, Math.max(0, width - 2))}…`;
   };
   const draw = (): void => {
