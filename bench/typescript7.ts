@@ -69,7 +69,8 @@ function timed(compiler: string, task: Task): number {
 const runs: Record<string, { ts6: number[]; ts7: number[] }> = {};
 const loadBefore = loadavg()[0];
 for (const task of tasks) {
-  const r = (runs[task.name] = { ts6: [], ts7: [] });
+  const r: { ts6: number[]; ts7: number[] } = { ts6: [], ts7: [] };
+  runs[task.name] = r;
   for (let i = 0; i < RUNS; i++) {
     // Alternate which goes first so neither always runs on a warmer cache.
     const order = i % 2 === 0 ? (['ts6', 'ts7'] as const) : (['ts7', 'ts6'] as const);
@@ -84,7 +85,11 @@ for (const task of tasks) {
 const summary = Object.fromEntries(
   Object.entries(runs).map(([name, r]) => [
     name,
-    { ts6MedianMs: Math.round(median(r.ts6)), ts7MedianMs: Math.round(median(r.ts7)), ratio7to6: Number((median(r.ts7) / median(r.ts6)).toFixed(3)) },
+    {
+      ts6MedianMs: Math.round(median(r.ts6)),
+      ts7MedianMs: Math.round(median(r.ts7)),
+      ratio7to6: Number((median(r.ts7) / median(r.ts6)).toFixed(3)),
+    },
   ]),
 );
 const date = new Date().toISOString();
@@ -97,7 +102,11 @@ writeFileSync(
       date,
       machine: { cpus: cpus().length, loadavg1mBefore: loadBefore, loadavg1mAfter: loadavg()[0] },
       versions: { node: process.version, ts6: '6.0.3 (@typescript/typescript6 6.0.2)', ts7: '7.0.2' },
-      settings: { runs: RUNS, alternating: true, project: project ? 'op-gen init + create api (Memcached)' : null },
+      settings: {
+        runs: RUNS,
+        alternating: true,
+        project: project ? 'op-gen init + create api (Memcached)' : null,
+      },
       runs,
       summary,
     },

@@ -130,7 +130,8 @@ const createProgress = await loadProgress();
 const progress = createProgress
   ? createProgress({ stream: process.stdout, prefix: 'setup:envtest' })
   : {
-      start: (step, detail) => process.stdout.write(`setup:envtest: ${step}${detail ? ` (${detail})` : ''} ...\n`),
+      start: (step, detail) =>
+        process.stdout.write(`setup:envtest: ${step}${detail ? ` (${detail})` : ''} ...\n`),
       update: () => undefined,
       succeed: (message) => process.stdout.write(`setup:envtest: ${message}\n`),
       fail: (message) => process.stdout.write(`setup:envtest: ${message}\n`),

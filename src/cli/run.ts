@@ -4,21 +4,27 @@ import { contextFor } from './context.ts';
 
 function milliseconds(value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number of milliseconds >= 0');
+  if (!Number.isInteger(n) || n < 0)
+    throw new InvalidArgumentError('expected a whole number of milliseconds >= 0');
   return n;
 }
 
-/** Resolves on the first SIGINT or SIGTERM (Ctrl-C in the terminal, `kill`), then stops listening. */
-function stopSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const on = (signal: NodeJS.Signals): void => {
-      process.off('SIGINT', on);
-      process.off('SIGTERM', on);
+/** Resolves on the first SIGINT or SIGTERM (Ctrl-C in the terminal, `kill`); `dispose` stops listening. */
+function stopSignal(): { requested: Promise<NodeJS.Signals>; dispose(): void } {
+  let on: (signal: NodeJS.Signals) => void = () => undefined;
+  const dispose = (): void => {
+    process.off('SIGINT', on);
+    process.off('SIGTERM', on);
+  };
+  const requested = new Promise<NodeJS.Signals>((resolve) => {
+    on = (signal) => {
+      dispose();
       resolve(signal);
     };
     process.on('SIGINT', on);
     process.on('SIGTERM', on);
   });
+  return { requested, dispose };
 }
 
 /** `op-gen run`: the developer loop (docs/run.md). The loop loads only when run. */
@@ -34,13 +40,18 @@ export const runCommand: CommandModule = {
       .action(async (managerArgs: string[], opts: { debounce: number }, command) => {
         const ctx = contextFor(command, io);
         const { runDevLoop } = await import('../dev-loop/run.ts');
-        await runDevLoop({
-          cwd: ctx.cwd,
-          stdout: ctx.stdout,
-          managerArgs,
-          debounceMs: opts.debounce,
-          stopRequested: stopSignal(),
-        });
+        const stop = stopSignal();
+        try {
+          await runDevLoop({
+            cwd: ctx.cwd,
+            stdout: ctx.stdout,
+            managerArgs,
+            debounceMs: opts.debounce,
+            stopRequested: stop.requested,
+          });
+        } finally {
+          stop.dispose();
+        }
       });
   },
 };

@@ -58,14 +58,14 @@ export async function runDevLoop(options: RunOptions): Promise<void> {
   const env = options.env ?? process.env;
   const log = (line: string): void => void options.stdout.write(`${line}\n`);
   const srcDir = join(cwd, 'src');
-  if (!existsSync(srcDir)) throw new OpGenError(`no src/ folder in ${cwd}: run op-gen run in a project made by op-gen init`);
+  if (!existsSync(srcDir))
+    throw new OpGenError(`no src/ folder in ${cwd}: run op-gen run in a project made by op-gen init`);
   const scripts = projectScripts(cwd);
   const target = await loadKubeTarget(env);
   log(`op-gen run: kubeconfig context "${target.context}", server ${target.server}`);
 
   const applier = await kubeCrdApplier(target.kubeConfig);
   const crdSync = new CrdSync(applier);
-  let loop: DevLoop | undefined;
   const manager = new ManagerProcess({
     start: () => spawnScript({ script: scripts.start, args: options.managerArgs, cwd, env }),
     onExit: (status) =>
@@ -75,7 +75,7 @@ export async function runDevLoop(options: RunOptions): Promise<void> {
   });
   const snapshot = new SourceSnapshot();
   snapshot.refresh(filesUnder(srcDir));
-  loop = new DevLoop({
+  const loop: DevLoop = new DevLoop({
     cwd,
     generate: () => generateAll(cwd),
     syncCrds: (crds) => crdSync.sync(crds),
@@ -89,7 +89,7 @@ export async function runDevLoop(options: RunOptions): Promise<void> {
   const watcher = watchDebounced({
     dir: srcDir,
     debounceMs: options.debounceMs ?? 100,
-    onChange: (paths, firstEventAt) => void loop?.changed(paths, firstEventAt),
+    onChange: (paths, firstEventAt) => void loop.changed(paths, firstEventAt),
   });
   try {
     void loop.start();

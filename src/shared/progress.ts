@@ -114,7 +114,10 @@ export function createProgress(options: ProgressOptions): Progress {
         plain(`${name}${detail ? ` (${detail})` : ''} ...`);
         if (plainEveryMs > 0) {
           timer = clock.setInterval(
-            () => plain(`still ${step ?? name} (${seconds(clock.now() - startedAt)} so far${detail ? `, ${detail}` : ''})`),
+            () =>
+              plain(
+                `still ${step ?? name} (${seconds(clock.now() - startedAt)} so far${detail ? `, ${detail}` : ''})`,
+              ),
             plainEveryMs,
           );
         }

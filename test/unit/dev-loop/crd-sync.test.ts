@@ -10,7 +10,10 @@ const crd = (name: string, minimum: number): CrdManifest => ({
   spec: { versions: [{ name: 'v1', schema: { openAPIV3Schema: { properties: { size: { minimum } } } } }] },
 });
 
-function recordingApplier(fail: Set<string> = new Set()): { applied: string[]; apply(c: CrdManifest): Promise<void> } {
+function recordingApplier(fail: Set<string> = new Set()): {
+  applied: string[];
+  apply(c: CrdManifest): Promise<void>;
+} {
   const applied: string[] = [];
   return {
     applied,
@@ -45,7 +48,10 @@ describe('CrdSync', () => {
     const sync = new CrdSync(applier);
     await assert.rejects(sync.sync([crd('a.x', 1), crd('b.x', 1)]), (err: Error) => {
       assert.ok(err instanceof OpGenError);
-      assert.match(err.message, /applying 1 CRD\(s\) failed \(applied: b\.x\):\n {2}a\.x: the server said no/);
+      assert.match(
+        err.message,
+        /applying 1 CRD\(s\) failed \(applied: b\.x\):\n {2}a\.x: the server said no/,
+      );
       return true;
     });
     fail.clear();

@@ -79,7 +79,10 @@ describe('DevLoop', () => {
     h.clock.advance(100); // the debounce
     await h.loop.changed(['/p/src/api/cache/v1alpha1/memcached.ts'], saveAt);
     assert.deepEqual(h.steps, ['generate', 'wrote ', 'sync 1', 'build', 'stop 101', 'start 102']);
-    assert.deepEqual(h.loop.rounds.map((r) => r.outcome), ['started', 'restarted']);
+    assert.deepEqual(
+      h.loop.rounds.map((r) => r.outcome),
+      ['started', 'restarted'],
+    );
     assert.equal(h.loop.rounds[1]?.elapsedMs, 100 + 300 + 500 + 100, 'from the save to the new manager');
     assert.ok(h.lines.includes('changed: src/api/cache/v1alpha1/memcached.ts'));
     assert.ok(h.lines.some((l) => /^restarted the manager \(pid 102\) 1000 ms after the change$/.test(l)));
@@ -124,9 +127,7 @@ describe('DevLoop', () => {
     await h.loop.start();
     h.steps.length = 0;
     let release: () => void = () => undefined;
-    h.setGenerate(
-      () => new Promise((r) => (release = () => r({ crds: [], written: [] }))),
-    );
+    h.setGenerate(() => new Promise((r) => (release = () => r({ crds: [], written: [] }))));
     const first = h.loop.changed(['/p/src/a.ts'], 0);
     void h.loop.changed(['/p/src/a2.ts'], 0); // before the round began: the same round
     await new Promise((r) => setImmediate(r));

@@ -119,7 +119,7 @@ describe('spawnScript (real processes)', () => {
         }
       }
       const [managerPid, grandchildPid, args] = pids.split(' ');
-      assert.equal(Number(managerPid), pgid, 'the script was exec\'d: the manager leads the group');
+      assert.equal(Number(managerPid), pgid, "the script was exec'd: the manager leads the group");
       assert.equal(args, '--a=1');
       const pgidOf = (pid: string): number =>
         Number(execFileSync('ps', ['-o', 'pgid=', '-p', pid], { encoding: 'utf8' }).trim());

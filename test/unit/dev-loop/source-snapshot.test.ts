@@ -4,7 +4,10 @@ import { SourceSnapshot } from '../../../src/dev-loop/source-snapshot.ts';
 
 describe('SourceSnapshot', () => {
   it('counts an event only when the content changed, a new file, or a deleted one', () => {
-    const files = new Map<string, string>([['/s/a.ts', 'a'], ['/s/b.ts', 'b']]);
+    const files = new Map<string, string>([
+      ['/s/a.ts', 'a'],
+      ['/s/b.ts', 'b'],
+    ]);
     const snap = new SourceSnapshot((p) => (files.has(p) ? Buffer.from(files.get(p)!) : undefined));
     snap.refresh(['/s/a.ts', '/s/b.ts']);
     assert.deepEqual(snap.changed(['/s/a.ts']), [], 'a save without edits');

@@ -52,7 +52,13 @@ describe('watchDebounced', () => {
     const clock = new FakeClock();
     const fs = fakeWatch();
     const calls: (readonly string[])[] = [];
-    const w = watchDebounced({ dir: '/p/src', debounceMs: 50, clock, watch: fs.watch, onChange: (p) => calls.push(p) });
+    const w = watchDebounced({
+      dir: '/p/src',
+      debounceMs: 50,
+      clock,
+      watch: fs.watch,
+      onChange: (p) => calls.push(p),
+    });
     fs.emit('.main.ts.swp');
     fs.emit('main.ts~');
     fs.emit('4913');
