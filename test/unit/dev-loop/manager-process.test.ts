@@ -87,7 +87,7 @@ function groupAlive(pgid: number): boolean {
   }
 }
 
-describe('spawnScript (real processes)', () => {
+describe('spawnScript (real processes)', { timeout: 30_000 }, () => {
   it('runs the script in a process group of its own; stop leaves no process behind, the grandchild included', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'op-gen-mp-'));
     try {
@@ -105,6 +105,7 @@ describe('spawnScript (real processes)', () => {
       );
       writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
       const mp = new ManagerProcess({
+        stopTimeoutMs: 3_000,
         start: () => spawnScript({ script: 'node main.js', args: ['--a=1'], cwd: dir, env: process.env }),
       });
       mp.start();
