@@ -123,35 +123,36 @@ export class DevLoop {
     if (generated.written.length > 0) deps.log(`generated: ${generated.written.join(', ')}`);
     if (this.stopped) return report('stopped');
 
-    try {
-      const synced = await deps.syncCrds(generated.crds);
-      if (synced.applied.length > 0) deps.log(`applied CRD: ${synced.applied.join(', ')}`);
-      else if (!initial) deps.log('CRDs unchanged');
-      if (synced.dropped.length > 0)
-        deps.log(
-          `no longer generated (left in the cluster; delete with kubectl delete crd): ${synced.dropped.join(', ')}`,
-        );
-    } catch (err) {
-      deps.log((err as Error).message);
-      deps.log(this.waitingLine());
-      return report('crd-failed');
-    }
-    if (this.stopped) return report('stopped');
-
+    // The CRDs go to the cluster while the project builds: the build does not need them, the manager does.
     const progress = initial ? deps.progress : undefined;
     progress?.start('building the manager');
-    const built = await deps.build(this.abort.signal);
+    const [synced, built] = await Promise.all([
+      deps.syncCrds(generated.crds).then(
+        (result) => ({ ok: true as const, result }),
+        (err: unknown) => ({ ok: false as const, message: (err as Error).message }),
+      ),
+      deps.build(this.abort.signal),
+    ]);
     if (this.stopped) {
       progress?.fail('build stopped');
       return report('stopped');
     }
-    if (!built.ok) {
-      progress?.fail('build failed');
-      deps.log(`build failed:\n${built.output.trimEnd()}`);
+    if (built.ok) progress?.succeed('built the manager');
+    else progress?.fail('build failed');
+    if (synced.ok) {
+      const { applied, dropped } = synced.result;
+      if (applied.length > 0) deps.log(`applied CRD: ${applied.join(', ')}`);
+      else if (!initial) deps.log('CRDs unchanged');
+      if (dropped.length > 0)
+        deps.log(
+          `no longer generated (left in the cluster; delete with kubectl delete crd): ${dropped.join(', ')}`,
+        );
+    } else deps.log(synced.message);
+    if (!built.ok) deps.log(`build failed:\n${built.output.trimEnd()}`);
+    if (!synced.ok || !built.ok) {
       deps.log(this.waitingLine());
-      return report('build-failed');
+      return report(synced.ok ? 'build-failed' : 'crd-failed');
     }
-    progress?.succeed('built the manager');
 
     const wasRunning = deps.manager.running;
     if (wasRunning) await deps.manager.stop();

@@ -145,6 +145,19 @@ describe('DevLoop', () => {
     assert.equal(h.steps.filter((s) => s === 'build').length, 2);
   });
 
+  it('a refused CRD is reported and the manager not started (the build ran alongside)', async () => {
+    const refusing = harness({
+      syncCrds: async () => {
+        throw new OpGenError('applying 1 CRD(s) failed:\n  memcacheds.cache.example.com: Invalid');
+      },
+    });
+    await refusing.loop.start();
+    assert.equal(refusing.loop.rounds.at(-1)?.outcome, 'crd-failed');
+    assert.deepEqual(refusing.steps, ['generate', 'wrote ', 'build']);
+    assert.ok(refusing.lines.includes('applying 1 CRD(s) failed:\n  memcacheds.cache.example.com: Invalid'));
+    assert.ok(refusing.lines.includes('waiting for the next change'));
+  });
+
   it('records the files the generators wrote so they do not start a round', async () => {
     const h = harness();
     h.setGenerate(async () => ({ crds: [], written: ['src/clients/memcached.ts', 'config/rbac/role.yaml'] }));
