@@ -8,7 +8,8 @@ import type { GenerateOutcome } from './generate-all.ts';
 /** The steps of one round, behind interfaces so tests run the loop with fakes. */
 export interface DevLoopDeps {
   readonly cwd: string;
-  generate(): Promise<GenerateOutcome>;
+  /** Runs the generators; `changed` (absolute paths) is undefined in the first round. */
+  generate(changed?: readonly string[]): Promise<GenerateOutcome>;
   syncCrds(crds: readonly CrdManifest[]): Promise<CrdSyncResult>;
   build(signal: AbortSignal): Promise<BuildOutcome>;
   readonly manager: {
@@ -113,7 +114,7 @@ export class DevLoop {
 
     let generated: GenerateOutcome;
     try {
-      generated = await deps.generate();
+      generated = await deps.generate(initial ? undefined : trigger);
     } catch (err) {
       deps.log(`generate failed:\n${(err as Error).message}`);
       deps.log(this.waitingLine());

@@ -5,7 +5,7 @@ import { createProgress, type ProgressStream } from '../shared/progress.ts';
 import { runScript } from './build.ts';
 import { CrdSync } from './crd-sync.ts';
 import { DevLoop } from './dev-loop.ts';
-import { generateAll } from './generate-all.ts';
+import { projectGenerator } from './generate-all.ts';
 import { kubeCrdApplier } from './kube-applier.ts';
 import { loadKubeTarget } from './kube-target.ts';
 import { ManagerProcess, spawnScript } from './manager-process.ts';
@@ -77,7 +77,7 @@ export async function runDevLoop(options: RunOptions): Promise<void> {
   snapshot.refresh(filesUnder(srcDir));
   const loop: DevLoop = new DevLoop({
     cwd,
-    generate: () => generateAll(cwd),
+    generate: projectGenerator(cwd),
     syncCrds: (crds) => crdSync.sync(crds),
     build: (signal) => runScript({ script: scripts.build, cwd, env, signal }),
     manager,
