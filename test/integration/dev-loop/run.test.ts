@@ -16,7 +16,7 @@ import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { KubernetesObjectApi, type KubernetesObject } from '@kubernetes/client-node';
+import { KubernetesObjectApi, PatchStrategy, type KubernetesObject } from '@kubernetes/client-node';
 import { createApi } from '../../../src/scaffold/create-api.ts';
 import { initProject } from '../../../src/scaffold/init.ts';
 import { controlPlaneSkip, startControlPlane, type ControlPlane } from '../../../src/testing/index.ts';
@@ -179,8 +179,8 @@ describe(
           undefined,
           undefined,
           'test',
-          true,
-          'application/merge-patch+json' as never,
+          false,
+          PatchStrategy.MergePatch,
         ),
         /maximum|less than or equal/i,
       );
@@ -215,8 +215,8 @@ describe(
         undefined,
         undefined,
         'test',
-        true,
-        'application/merge-patch+json' as never,
+        false,
+        PatchStrategy.MergePatch,
       )) as Sample;
       await readyFor(patched.metadata?.generation, 30_000);
 
