@@ -52,7 +52,7 @@ interface Sample extends KubernetesObject {
 
 describe(
   'op-gen run on a scaffold, against the test control plane',
-  { timeout: 120_000, skip: controlPlaneSkip() },
+  { timeout: 180_000, skip: controlPlaneSkip() },
   () => {
     const work = mkdtempSync(join(tmpdir(), 'op-gen-run-'));
     const project = join(work, 'memcached-operator');
