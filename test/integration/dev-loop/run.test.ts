@@ -195,7 +195,7 @@ describe(
       const restarted = await waitFor(
         /restarted the manager \(pid (\d+)\) (\d+) ms after the change/,
         mark,
-        30_000,
+        45_000,
       );
       const reloadMs = Date.now() - savedAt;
       console.log(
