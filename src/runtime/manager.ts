@@ -393,13 +393,20 @@ export class Manager implements BuilderHost {
         process.off('SIGINT', this.signalHandler);
       }
       const grace = this.options.gracefulShutdownTimeoutMs ?? 30_000;
+      const deadline = Date.now() + grace;
       const outcomes = await Promise.all(this.controllers.map((c) => c.stop(grace)));
       const aborted = outcomes.reduce((n, o) => n + o.aborted, 0);
       this.log.info('controllers stopped', { aborted });
-      await this.sharding?.stop();
-      await this.recorder.flush();
+      // No longer reconciling: /metrics must not report leadership while the lease is released.
+      const le = this.options.leaderElection;
+      if (le?.enabled) this.metrics.leader.set({ name: le.id }, 0);
+      // The steps that talk to the API server get what is left of the deadline (at least a second
+      // each), so a hung API server cannot hold the exit past it; transport.close() ends what is left.
+      const left = () => Math.max(1_000, deadline - Date.now());
+      await settleWithin(this.sharding?.stop(), left());
+      await settleWithin(this.recorder.flush(), left());
       await this.cache.stop();
-      await this.elector?.release();
+      await settleWithin(this.elector?.release(), left());
       this.certificateDir?.stop();
       await Promise.all([...this.servers.map((s) => close(s)), this.webhooks?.stop()]);
       this.transport.close();
@@ -416,4 +423,20 @@ export class Manager implements BuilderHost {
     })();
     return this.stopping;
   }
+}
+
+/** Waits for `work` (if any) at most `ms`; its failure or lateness is the caller's to log elsewhere. */
+async function settleWithin(work: Promise<unknown> | undefined, ms: number): Promise<void> {
+  if (!work) return;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    work.then(
+      () => undefined,
+      () => undefined,
+    ),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+    }),
+  ]);
+  clearTimeout(timer);
 }

@@ -7,10 +7,14 @@
  * (and appended as JSON lines to $OP_GEN_FAULTS_REPORT when set). Size: OP_GEN_FAULTS_OBJECTS
  * (default 150).
  */
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { controlPlaneSkip, startControlPlane, type ControlPlane } from '../../src/testing/index.ts';
+import { auditLog, type AuditLog } from '../integration/rbac/audit-log.ts';
 import { Cluster } from './cluster.ts';
+import { MANAGER_USER, underGeneratedRbac } from './generated-rbac.ts';
 import { OperatorProcess, scaffoldOperator, type ScaffoldedProject } from './operator.ts';
 import {
   apiServerRestart,
@@ -22,6 +26,8 @@ import {
   type FaultEnv,
   type Figures,
 } from './scenarios.ts';
+import { sigtermApiServerHung } from './sigterm-api-hung.ts';
+import { threeReplicaHandoff } from './three-replicas.ts';
 
 const N = Number(process.env.OP_GEN_FAULTS_OBJECTS ?? 150);
 const skip = controlPlaneSkip();
@@ -35,35 +41,55 @@ function report(fault: string, figures: Figures): void {
   if (file) appendFileSync(file, `${JSON.stringify({ fault, objects: N, ...figures })}\n`);
 }
 
-/** A control plane, the scaffolded project and the operators started on it; stopped in after(). */
-function faultEnv(apiServerFlags: readonly string[] = []): { env: () => FaultEnv } {
+/**
+ * A control plane, the scaffolded project and the operators started on it; stopped in after().
+ * `audited`: the API server keeps an audit log of the operator's ServiceAccount (generated-rbac.ts).
+ */
+function faultEnv(
+  apiServerFlags: readonly string[] = [],
+  audited = false,
+): { env: () => FaultEnv; projectDir: () => string; audit: () => AuditLog } {
   let cp: ControlPlane;
   let project: ScaffoldedProject;
   let cluster: Cluster;
+  let auditDir: string | undefined;
+  let audit: AuditLog | undefined;
   const operators: OperatorProcess[] = [];
   before(async () => {
     project = scaffoldOperator();
-    cp = await startControlPlane({ apiServerFlags });
+    if (audited) {
+      auditDir = mkdtempSync(join(tmpdir(), 'op-gen-faults-audit-'));
+      audit = auditLog(auditDir, MANAGER_USER);
+    }
+    cp = await startControlPlane({ apiServerFlags: [...apiServerFlags, ...(audit?.flags ?? [])] });
     cluster = await Cluster.connect(cp, project.crd);
   });
   after(async () => {
     await Promise.all(operators.map((op) => op.stop(5_000)));
     cluster?.close();
     await cp?.stop();
+    if (auditDir) rmSync(auditDir, { recursive: true, force: true });
     if (process.env.OP_GEN_KEEP_FAULTS) console.log(`# kept ${project.dir}`);
     else project?.remove();
   });
   return {
+    projectDir: () => project.dir,
+    audit: () => {
+      if (!audit) throw new Error('this fault environment keeps no audit log');
+      return audit;
+    },
     env: () => ({
       cp,
       cluster,
       objects: N,
-      start: async (name, namespace, leaderElect = false) => {
+      start: async (name, namespace, leaderElect = false, more = {}) => {
         const op = await OperatorProcess.start(project, {
           name,
           namespace,
-          kubeconfig: cp.kubeconfigPath,
+          kubeconfig: more.kubeconfig ?? cp.kubeconfigPath,
           leaderElect,
+          ...(more.podNamespace ? { podNamespace: more.podNamespace } : {}),
+          ...(more.extraArgs ? { extraArgs: more.extraArgs } : {}),
         });
         operators.push(op);
         return op;
@@ -73,7 +99,7 @@ function faultEnv(apiServerFlags: readonly string[] = []): { env: () => FaultEnv
 }
 
 describe('faults: the scaffolded operator against a real API server', { skip }, () => {
-  const { env } = faultEnv();
+  const { env, projectDir, audit } = faultEnv([], true);
 
   it('API server killed hard (SIGKILL) under load: converges soon after it is back', async () => {
     report('api-server-restart', await apiServerRestart(env(), 'restart'));
@@ -89,6 +115,18 @@ describe('faults: the scaffolded operator against a real API server', { skip }, 
 
   it('leader handoff with two replicas: SIGTERM hands over at once, SIGKILL after the lease expires; never two leaders', async () => {
     report('leader-handoff', await leaderHandoff(env(), 'leader'));
+  });
+
+  it('leader handoff with three replicas: SIGTERM, then SIGKILL of the new leader; never two leaders by /metrics, logs or Lease', async () => {
+    report('three-replicas', await threeReplicaHandoff(env(), 'three'));
+  });
+
+  it('SIGTERM with the API server hung: exits 1 within its shutdown deadline, nothing half-applied', async () => {
+    report('sigterm-api-hung', await sigtermApiServerHung(env(), 'hung'));
+  });
+
+  it('a run with faults under only the generated RBAC: zero 403s', async () => {
+    report('generated-rbac', await underGeneratedRbac(env(), 'rbac', projectDir(), audit()));
   });
 
   it('failures a user must act on show in status and events; foreign Deployments are left alone', async () => {

@@ -76,6 +76,10 @@ export class OperatorProcess {
       namespace: string;
       kubeconfig: string;
       leaderElect?: boolean;
+      /** POD_NAMESPACE (where its Lease lives); default `namespace`. */
+      podNamespace?: string;
+      /** More flags, e.g. `--graceful-shutdown-timeout=3`. */
+      extraArgs?: readonly string[];
       /** The program and its first arguments; default the scaffolded project's `node src/main.ts`. */
       command?: readonly string[];
     },
@@ -93,6 +97,7 @@ export class OperatorProcess {
       `--watch-namespace=${options.namespace}`,
       `--log-level=${process.env.OP_GEN_FAULTS_LOG_LEVEL ?? 'info'}`,
       ...(options.leaderElect ? ['--leader-elect'] : []),
+      ...(options.extraArgs ?? []),
     ];
     const child = spawn(cmd!, args, {
       cwd: project.dir,
@@ -100,7 +105,7 @@ export class OperatorProcess {
         PATH: process.env.PATH ?? '',
         HOME: process.env.HOME ?? '',
         KUBECONFIG: options.kubeconfig,
-        POD_NAMESPACE: options.namespace,
+        POD_NAMESPACE: options.podNamespace ?? options.namespace,
       },
       stdio: ['ignore', fd, fd],
     });

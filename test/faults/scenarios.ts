@@ -16,11 +16,25 @@ export interface FaultEnv {
   readonly cp: ControlPlane;
   readonly cluster: Cluster;
   readonly objects: number;
-  /** Starts an operator process watching `namespace` (its Lease lives there too). */
-  start(name: string, namespace: string, leaderElect?: boolean): Promise<OperatorProcess>;
+  /** Starts an operator process watching `namespace` (its Lease lives there too, unless `more` says). */
+  start(
+    name: string,
+    namespace: string,
+    leaderElect?: boolean,
+    more?: StartOptions,
+  ): Promise<OperatorProcess>;
 }
 
-async function until<T>(
+/** What a scenario may change about an operator it starts. */
+export interface StartOptions {
+  /** POD_NAMESPACE: where its Lease lives. */
+  readonly podNamespace?: string;
+  /** A kubeconfig file to use instead of the admin's. */
+  readonly kubeconfig?: string;
+  readonly extraArgs?: readonly string[];
+}
+
+export async function until<T>(
   what: string,
   probe: () => Promise<T | undefined> | T | undefined,
   timeoutMs = 60_000,
@@ -34,7 +48,7 @@ async function until<T>(
   throw new Error(`timed out waiting for ${what}`);
 }
 
-async function started(op: OperatorProcess, leader = false): Promise<void> {
+export async function started(op: OperatorProcess, leader = false): Promise<void> {
   await until(
     `${op.name} to start`,
     () => {
@@ -45,7 +59,7 @@ async function started(op: OperatorProcess, leader = false): Promise<void> {
   );
 }
 
-async function reconciles(op: OperatorProcess): Promise<{ total: number; errors: number }> {
+export async function reconciles(op: OperatorProcess): Promise<{ total: number; errors: number }> {
   return {
     total: (await op.metric('controller_runtime_reconcile_total')) ?? -1,
     errors: (await op.metric('controller_runtime_reconcile_errors_total')) ?? -1,

@@ -83,12 +83,17 @@ func (in *BenchAppList) DeepCopyObject() runtime.Object {
 type reconciler struct {
 	client.Client
 	scheme *runtime.Scheme
+	// readOnly: only read the BenchApp from the cache (bench:memory measures the cache, not the writes).
+	readOnly bool
 }
 
 func (r *reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	var app BenchApp
 	if err := r.Get(ctx, req.NamespacedName, &app); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if r.readOnly {
+		return ctrl.Result{}, nil
 	}
 	var dep appsv1.Deployment
 	err := r.Get(ctx, types.NamespacedName{Namespace: app.Namespace, Name: app.Name}, &dep)
@@ -135,6 +140,8 @@ func main() {
 	workers := flag.Int("workers", 1, "MaxConcurrentReconciles")
 	qps := flag.Float64("qps", -1, "client QPS (-1: no client-side rate limit)")
 	burst := flag.Int("burst", 1000, "client burst")
+	metricsAddr := flag.String("metrics-bind-address", "0", "where /metrics listens (plain HTTP); 0: off")
+	readOnly := flag.Bool("read-only", false, "reconcile by reading the BenchApp from the cache only")
 	flag.Parse()
 	ctrl.SetLogger(zap.New(zap.UseDevMode(false)))
 
@@ -148,7 +155,7 @@ func main() {
 	cfg.Burst = *burst
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:                 scheme,
-		Metrics:                metricsserver.Options{BindAddress: "0"},
+		Metrics:                metricsserver.Options{BindAddress: *metricsAddr},
 		HealthProbeBindAddress: "0",
 	})
 	if err != nil {
@@ -159,7 +166,7 @@ func main() {
 		For(&BenchApp{}).
 		Owns(&appsv1.Deployment{}).
 		WithOptions(controller.Options{MaxConcurrentReconciles: *workers}).
-		Complete(&reconciler{Client: mgr.GetClient(), scheme: scheme})
+		Complete(&reconciler{Client: mgr.GetClient(), scheme: scheme, readOnly: *readOnly})
 	if err != nil {
 		os.Stderr.WriteString(err.Error() + "\n")
 		os.Exit(1)
