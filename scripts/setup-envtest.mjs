@@ -156,51 +156,77 @@ if (go.error || go.status !== 0) {
 
 mkdirSync(cacheDir, { recursive: true });
 
-/** Runs `go build`, printing a progress line every 30 s (a plain line, so CI logs read well too). */
+/**
+ * Progress of the builds (src/shared/progress.ts): an updating line on a terminal, a plain line every
+ * 30 s elsewhere (CI logs). An installed op-gen has it compiled in dist/; a working tree runs the source.
+ */
+async function loadProgress() {
+  for (const candidate of ['../dist/shared/progress.js', '../src/shared/progress.ts']) {
+    if (!existsSync(fileURLToPath(new URL(candidate, import.meta.url)))) continue;
+    try {
+      return (await import(candidate)).createProgress;
+    } catch {
+      // a source file where type stripping is off: try the next
+    }
+  }
+  return undefined;
+}
+const createProgress = await loadProgress();
+const progress = createProgress
+  ? createProgress({ stream: process.stdout, prefix: 'setup:envtest' })
+  : {
+      start: (step, detail) =>
+        process.stdout.write(`setup:envtest: ${step}${detail ? ` (${detail})` : ''} ...\n`),
+      update: () => undefined,
+      succeed: (message) => process.stdout.write(`setup:envtest: ${message}\n`),
+      fail: (message) => process.stdout.write(`setup:envtest: ${message}\n`),
+      interactive: false,
+    };
+
+/** Runs `go build`; Go's own output (errors) goes below the progress line. */
 function goBuild(t, tmp) {
   return new Promise((resolvePromise) => {
-    const started = Date.now();
+    let output = '';
     const child = spawn('go', ['build', '-trimpath', '-ldflags', t.ldflags, '-o', tmp, t.pkg], {
       cwd: t.module,
-      stdio: ['ignore', 'inherit', 'inherit'],
+      stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, CGO_ENABLED: '0' },
     });
-    const timer = setInterval(() => {
-      const secs = Math.round((Date.now() - started) / 1000);
-      process.stdout.write(
-        `setup:envtest: still building ${t.name} ${t.version} (${secs} s so far, ${t.expected})\n`,
-      );
-    }, 30_000);
+    // Go prints only on failure (and "go: downloading ..." lines); kept and shown after the progress line.
+    child.stdout.on('data', (d) => (output += d.toString()));
+    child.stderr.on('data', (d) => (output += d.toString()));
     const stop = () => child.kill('SIGTERM');
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
-    child.on('error', () => {
-      clearInterval(timer);
-      resolvePromise(false);
-    });
-    child.on('exit', (code) => {
-      clearInterval(timer);
+    const done = (ok) => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
-      resolvePromise(code === 0);
+      resolvePromise({ ok, output });
+    };
+    child.on('error', (err) => {
+      output += `${err.message}\n`;
+      done(false);
     });
+    child.on('exit', (code) => done(code === 0));
   });
 }
 
 /** Builds one target into `out` (through a temp file, so an interrupted build leaves nothing). */
 async function buildOne(t, out) {
   const started = Date.now();
-  process.stdout.write(`setup:envtest: building ${t.name} ${t.version} (${t.pkg}; ${t.expected}) ...\n`);
+  progress.start(`building ${t.name} ${t.version}`, `${t.pkg}; ${t.expected}`);
   const tmp = `${out}.tmp-${process.pid}`;
-  const ok = await goBuild(t, tmp);
+  const { ok, output } = await goBuild(t, tmp);
   if (!ok) {
+    progress.fail(`building ${t.name} ${t.version} failed`);
+    process.stderr.write(output);
     rmSync(tmp, { force: true });
     fail(`building ${t.name} failed (see the Go output above). Module: ${t.module}`);
   }
   renameSync(tmp, out);
   const secs = ((Date.now() - started) / 1000).toFixed(1);
   const mb = (statSync(out).size / 1e6).toFixed(0);
-  process.stdout.write(`setup:envtest: built ${t.name} ${t.version} in ${secs} s (${mb} MB) -> ${out}\n`);
+  progress.succeed(`built ${t.name} ${t.version} in ${secs} s (${mb} MB) -> ${out}`);
 }
 
 const overall = Date.now();

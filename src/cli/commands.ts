@@ -5,6 +5,7 @@ import { createApiCommand } from './create-api.ts';
 import { createWebhookCommand } from './create-webhook.ts';
 import { crdCommand } from './crd-diff.ts';
 import { initCommand } from './init.ts';
+import { runCommand } from './run.ts';
 
 /** Top-level commands (`op-gen <name>`); the `generate` subcommands are in generate-commands.ts. */
 export const topLevelCommands: readonly CommandModule[] = [
@@ -14,4 +15,5 @@ export const topLevelCommands: readonly CommandModule[] = [
   bundleCommand,
   buildInstallerCommand,
   crdCommand,
+  runCommand,
 ];

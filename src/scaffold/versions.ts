@@ -5,11 +5,17 @@ import { opGenVersion } from '../version.ts';
 /**
  * The versions a generated project depends on. They are op-gen's own (from its package.json), so a
  * scaffolded project installs from the same npm cache op-gen was installed from and compiles with
- * the TypeScript op-gen was tested with.
+ * the TypeScript op-gen was tested with. TypeScript 7 (native) builds and typechecks; typescript-eslint
+ * needs the TypeScript 6 API, so `typescript` is an alias of `@typescript/typescript6` and TypeScript 7
+ * is installed as `typescript7` (its `tsc` is run by path: `@typescript/old`, which the TypeScript 6
+ * wrapper depends on, also provides a `tsc` bin and may own node_modules/.bin/tsc).
  */
 export interface DependencyVersions {
   readonly clientNode: string;
+  /** The TypeScript 6 API for typescript-eslint: `npm:@typescript/typescript6@...`. */
   readonly typescript: string;
+  /** TypeScript 7, the native compiler the project builds and typechecks with: `npm:typescript@7...`. */
+  readonly typescript7: string;
   readonly typesNode: string;
   readonly eslint: string;
   readonly eslintJs: string;
@@ -30,7 +36,8 @@ export function dependencyVersions(): DependencyVersions {
   const pick = (name: string, fallback: string): string => all[name] ?? fallback;
   cached = {
     clientNode: pick('@kubernetes/client-node', '2.0.1'),
-    typescript: pick('typescript', '~6.0.3'),
+    typescript: pick('typescript', 'npm:@typescript/typescript6@6.0.2'),
+    typescript7: pick('typescript7', 'npm:typescript@7.0.2'),
     typesNode: pick('@types/node', '^24.0.0'),
     eslint: pick('eslint', '^10.0.0'),
     eslintJs: pick('@eslint/js', '^10.0.0'),

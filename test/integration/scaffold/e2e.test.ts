@@ -219,6 +219,14 @@ describe('op-gen init + create api, end to end', { timeout: 900_000, skip: contr
   });
 
   stepIt(BUILD, [CREATE], async () => {
+    // TypeScript 7 builds and typechecks; typescript-eslint gets the TypeScript 6 API as `typescript`.
+    const manifest = (name: string): { name: string; version: string } =>
+      JSON.parse(readFileSync(join(project, 'node_modules', name, 'package.json'), 'utf8')) as {
+        name: string;
+        version: string;
+      };
+    assert.match(manifest('typescript7').version, /^7\./);
+    assert.equal(manifest('typescript').name, '@typescript/typescript6');
     await step('npm', ['run', 'build'], project);
     await step('npm', ['run', 'typecheck'], project);
     await step('npm', ['run', 'lint'], project);

@@ -54,7 +54,7 @@ export function snapshot(dir: string): Map<string, string> {
   return new Map(listFiles(dir).map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
 }
 
-/** This checkout's root (op-gen's sources, node_modules, the TypeScript compiler). */
+/** This checkout's root (op-gen's sources, node_modules, the TypeScript 7 compiler the scaffold builds with). */
 const OP_GEN_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 /**
@@ -79,7 +79,7 @@ export function typecheckAgainstSources(root: string): void {
   );
   const tsc = spawnSync(
     process.execPath,
-    [join(OP_GEN_ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.check.json', '--noEmit'],
+    [join(OP_GEN_ROOT, 'node_modules/typescript7/bin/tsc'), '-p', 'tsconfig.check.json', '--noEmit'],
     { cwd: root, encoding: 'utf8' },
   );
   assert.equal(tsc.status, 0, `tsc failed on the generated project:\n${tsc.stdout}${tsc.stderr}`);

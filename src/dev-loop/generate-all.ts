@@ -1,0 +1,51 @@
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { readProjectFile } from '../shared/project-file.ts';
+import type { CrdManifest } from './crd-sync.ts';
+
+export interface GenerateOutcome {
+  /** The generated CRDs, as objects. */
+  readonly crds: readonly CrdManifest[];
+  /** Files the generators wrote (content changed), relative to the project. */
+  readonly written: readonly string[];
+}
+
+/** Runs the generators for a round; `changed` (absolute paths) is undefined for the first round. */
+export type Generate = (changed?: readonly string[]) => Promise<GenerateOutcome>;
+
+/** Whether `path` (absolute) lies in `dir` (absolute). */
+function isInside(path: string, dir: string): boolean {
+  const rel = relative(dir, path);
+  return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel);
+}
+
+/**
+ * What the scaffold's `npm run generate` does (CRDs, RBAC, typed clients), in this process: the
+ * generators load once and stay warm for every later round, where three `op-gen` processes would each
+ * load the TypeScript compiler again. CRDs and clients come from the API folder only, so a round whose
+ * changes are all outside it (a controller edit) regenerates only the RBAC (markers and builders can
+ * be anywhere under src/) and reuses the CRDs of the last round.
+ */
+export function projectGenerator(cwd: string): Generate {
+  let lastCrds: readonly CrdManifest[] | undefined;
+  return async (changed) => {
+    const apiDir = readProjectFile(cwd)?.apiDir ?? 'src/api';
+    const apiRoot = resolve(cwd, apiDir);
+    const apiChanged =
+      lastCrds === undefined || changed === undefined || changed.some((p) => isInside(p, apiRoot));
+    const rel = (p: string): string => relative(cwd, resolve(cwd, p));
+    const written: string[] = [];
+    const { generateRbac } = await import('../generate/rbac/generate-rbac.ts');
+    if (apiChanged) {
+      const [{ generateCrds }, { generateClients }] = await Promise.all([
+        import('../generate/crd/index.ts'),
+        import('../generate/client/index.ts'),
+      ]);
+      const crd = await generateCrds({ cwd, apiDir });
+      lastCrds = crd.crds as unknown as readonly CrdManifest[];
+      written.push(...crd.changed);
+      written.push(...(await generateClients({ cwd, apiDir })).changed);
+    }
+    written.push(...generateRbac({ cwd }).changed);
+    return { crds: lastCrds ?? [], written: [...new Set(written.map(rel))].sort() };
+  };
+}
