@@ -1,9 +1,8 @@
 import { setFlagsFromString } from 'node:v8';
 import { InvalidArgumentError } from 'commander';
-import { readProjectFile } from '../shared/project-file.ts';
 import type { CommandModule } from './command-module.ts';
 import { contextFor } from './context.ts';
-import { reportGenerated } from './report-generated.ts';
+import { runGenerator, withOutputFlags, type OutputFlags } from './run-generator.ts';
 
 function wholeNumber(value: string): number {
   const n = Number(value);
@@ -11,40 +10,40 @@ function wholeNumber(value: string): number {
   return n;
 }
 
+interface CrdFlags extends OutputFlags {
+  apiDir?: string;
+  out?: string;
+  maxDescLen?: number;
+}
+
 /** `op-gen generate crd`: CRDs from the TypeScript API types. The generator loads only when run. */
 export const generateCrdCommand: CommandModule = {
   register(parent, io) {
-    parent
-      .command('crd')
-      .description('generate CustomResourceDefinitions from the API types (src/api/<group>/<version>/)')
-      .option('--api-dir <dir>', 'API source folder (default: apiDir from op-gen.yaml, else src/api)')
-      .option('--out <dir>', 'output folder', 'config/crd/bases')
-      .option('--check', 'write nothing; exit 1 listing the files that would change (for CI)')
+    withOutputFlags(
+      parent
+        .command('crd')
+        .description('generate CustomResourceDefinitions from the API types (src/api/<group>/<version>/)')
+        .option('--api-dir <dir>', 'API source folder (default: apiDir from op-gen.yaml, else src/api)')
+        .option('--out <dir>', 'output folder (default: config/crd/bases)'),
+    )
       .option('--max-desc-len <n>', 'cut descriptions longer than n characters (0 drops them)', wholeNumber)
-      .action(
-        async (opts: { apiDir?: string; out: string; check?: boolean; maxDescLen?: number }, command) => {
-          const ctx = contextFor(command, io);
-          const apiDir = opts.apiDir ?? readProjectFile(ctx.cwd)?.apiDir ?? 'src/api';
-          // A one-shot run allocates in bursts (parse, walk, YAML); letting V8 grow the young generation
-          // doubles the peak RSS for no speed gain here (measured by bench/crd.ts: ~150 vs ~200 MB).
-          setFlagsFromString('--semi-space-growth-factor=1');
-          // GC helper threads compete with the walk on a 2-core machine: one thread was 5-8% faster here
-          // (0.75 vs 0.79-0.82 s median, same RSS).
-          setFlagsFromString('--single-threaded-gc');
-          const { generateCrds } = await import('../generate/crd/index.ts');
-          const result = await generateCrds({
-            cwd: ctx.cwd,
-            apiDir,
-            outDir: opts.out,
-            check: opts.check === true,
-            ...(opts.maxDescLen === undefined ? {} : { maxDescLen: opts.maxDescLen }),
-          });
-          reportGenerated(ctx, result, {
-            check: opts.check === true,
-            what: 'CRD',
-            command: 'op-gen generate crd',
-          });
-        },
-      );
+      .action(async (flags: CrdFlags, command) => {
+        // A one-shot run allocates in bursts (parse, walk, YAML); letting V8 grow the young generation
+        // doubles the peak RSS for no speed gain here (measured by bench/crd.ts: ~150 vs ~200 MB).
+        setFlagsFromString('--semi-space-growth-factor=1');
+        // GC helper threads compete with the walk on a 2-core machine: one thread was 5-8% faster here
+        // (0.75 vs 0.79-0.82 s median, same RSS).
+        setFlagsFromString('--single-threaded-gc');
+        await runGenerator(
+          contextFor(command, io),
+          'crd',
+          {
+            ...(flags.apiDir === undefined ? {} : { apiDir: flags.apiDir }),
+            ...(flags.out === undefined ? {} : { outDir: flags.out }),
+            ...(flags.maxDescLen === undefined ? {} : { maxDescLen: flags.maxDescLen }),
+          },
+          flags,
+        );
+      });
   },
 };

@@ -1,9 +1,18 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import { OpGenError } from '../../errors.ts';
 import type { ProblemCollector } from '../../shared/problems.ts';
-import { writeOutput, type OutputFile } from '../../shared/atomic-write.ts';
+import type { OutputFile } from '../../shared/atomic-write.ts';
+import { crdMarkers } from '../../markers/crd.ts';
+import type {
+  GenerateOptions,
+  GenerateResult,
+  Generator,
+  GeneratorContext,
+  GeneratorPlan,
+} from '../contract.ts';
+import { runGenerator, type PlanExtras } from '../run.ts';
 import { sortKeysDeep, toYaml } from '../../shared/yaml.ts';
 import { assembleCrds, VERSION_ANNOTATION, type CustomResourceDefinition } from './assemble.ts';
 import { walkApi } from './model.ts';
@@ -11,39 +20,44 @@ import type { SchemaBuilder } from './schema-builder.ts';
 import type { JSONSchemaProps } from '../../api-types/json-schema.ts';
 import { checkStructural } from './structural.ts';
 
-export interface GenerateCrdsOptions {
-  /** Project root. */
-  readonly cwd: string;
-  /** API source folder, relative to cwd (default `src/api`). */
-  readonly apiDir?: string;
-  /** Output folder, relative to cwd (default `config/crd/bases`). */
-  readonly outDir?: string;
-  /** Write nothing; report the files that would change. */
-  readonly check?: boolean;
+export interface GenerateCrdsOptions extends GenerateOptions {
   /** Cut descriptions longer than this (0 drops them). */
   readonly maxDescLen?: number;
 }
 
-export interface GenerateCrdsResult {
-  /** Every CRD file, relative to cwd. */
-  readonly files: readonly string[];
-  /** The files whose content changed (with `check`: would change), relative to cwd; stale ones too. */
-  readonly changed: readonly string[];
-  /** Stale CRD files removed (with `check`: none removed, they are in `changed`), relative to cwd. */
-  readonly removed: readonly string[];
+export interface CrdPlan extends GeneratorPlan {
   readonly crds: readonly CustomResourceDefinition[];
 }
 
+export type GenerateCrdsResult = GenerateResult & PlanExtras<CrdPlan>;
+
+/** Output folder of `generate crd`, relative to the project. */
+export const DEFAULT_CRD_DIR = 'config/crd/bases';
+
+/** `op-gen generate crd`: one CRD per group+kind, `<outDir>/<group>_<plural>.yaml`. */
+export const crdGenerator: Generator<GenerateCrdsOptions, CrdPlan> = {
+  name: 'crd',
+  get markers() {
+    return [...new Set(crdMarkers.specs.map((m) => m.name))];
+  },
+  plan: planCrds,
+};
+
 /** Generates one CRD per group+kind; writes all files atomically (or, with `check`, none). */
-export async function generateCrds(options: GenerateCrdsOptions): Promise<GenerateCrdsResult> {
-  const { cwd } = options;
-  const outDir = options.outDir ?? 'config/crd/bases';
+export function generateCrds(options: GenerateCrdsOptions): Promise<GenerateCrdsResult> {
+  return runGenerator(crdGenerator, options);
+}
+
+async function planCrds(ctx: GeneratorContext, options: GenerateCrdsOptions): Promise<CrdPlan> {
   if (options.maxDescLen !== undefined && (!Number.isInteger(options.maxDescLen) || options.maxDescLen < 0)) {
     throw new OpGenError(`--max-desc-len must be a whole number >= 0, got ${options.maxDescLen}`, {
       exitCode: 2,
     });
   }
-  const { kinds, builder, problems } = await walkApi(options, { collectDocs: false });
+  const { kinds, builder, problems } = await walkApi(
+    { cwd: ctx.cwd, apiDir: ctx.apiDir },
+    { collectDocs: false },
+  );
   for (const k of kinds) {
     problems.attempt(
       () => checkStructural(k.schema, k.kind, builder.origins, k.location, builder.failed),
@@ -53,33 +67,26 @@ export async function generateCrds(options: GenerateCrdsOptions): Promise<Genera
   await checkCelRules(builder, problems);
   problems.throwIfAny();
   const crds = assembleCrds(kinds, { maxDescLen: options.maxDescLen });
+  const outDir = resolve(ctx.cwd, options.outDir ?? DEFAULT_CRD_DIR);
   const files: OutputFile[] = crds.map((crd) => ({
-    path: join(resolve(cwd, outDir), `${crd.spec.group}_${crd.spec.names.plural}.yaml`),
+    path: join(outDir, `${crd.spec.group}_${crd.spec.names.plural}.yaml`),
     content: `---\n${toYaml(sortKeysDeep(crd))}`,
   }));
-  const stale = staleCrdFiles(
-    resolve(cwd, outDir),
-    new Set(files.map((f) => f.path)),
-    new Set(crds.map((c) => c.spec.group)),
-  );
-  const { changed, removed } = writeOutput(files, stale, options.check === true);
-  const rel = (p: string): string => relative(cwd, p);
-  return { files: files.map((f) => rel(f.path)), changed: changed.map(rel), removed: removed.map(rel), crds };
+  return { files, owned: generatedCrdFiles(outDir, new Set(crds.map((c) => c.spec.group))), crds };
 }
 
 /**
- * CRD files in the output folder that op-gen wrote (they carry its version annotation) for a kind of
- * one of `groups` that the API no longer has: a removed or renamed kind, a changed plural. Files of
- * other groups (another API folder may write them here) and files op-gen did not write are never
+ * CRD files in the output folder that op-gen wrote (they carry its version annotation) for one of
+ * `groups`. Those the API no longer has (a removed or renamed kind, a changed plural) are stale; files
+ * of other groups (another API folder may write them here) and files op-gen did not write are never
  * touched.
  */
-function staleCrdFiles(dir: string, wanted: ReadonlySet<string>, groups: ReadonlySet<string>): string[] {
+function generatedCrdFiles(dir: string, groups: ReadonlySet<string>): string[] {
   if (!existsSync(dir)) return [];
   // A cheap first cut by file name (`<group>_<plural>.yaml`); the CRD's own group decides below.
   return readdirSync(dir)
     .filter((f) => /\.ya?ml$/.test(f) && groups.has(f.split('_')[0] ?? ''))
     .map((f) => join(dir, f))
-    .filter((p) => !wanted.has(p))
     .filter((p) => {
       const doc = parseDocument(readFileSync(p, 'utf8'));
       if (doc.errors.length > 0) return false;
