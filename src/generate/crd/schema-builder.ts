@@ -4,11 +4,11 @@ import { crdMarkers, type CrdMarker } from '../../markers/crd.ts';
 import type { DocComment, JsonValue, RawTag, SourceLocation } from '../../markers/index.ts';
 import { goFormProblems } from '../../markers/go-forms.ts';
 import { markerError } from '../../markers/index.ts';
-import { docOf, lineOf } from './doc.ts';
-import { LIB_STUB_PATH } from './lib-stub.ts';
+import { docOf, lineOf } from '../../source/doc.ts';
+import { LIB_STUB_PATH } from '../../source/lib-stub.ts';
 import { ProblemCollector, ProblemsError, type Problem } from '../../shared/problems.ts';
 import { OpGenError } from '../../errors.ts';
-import { K8S_STUB_DIR } from './program.ts';
+import { K8S_STUB_DIR } from '../../source/api-program.ts';
 import type { JSONSchemaProps } from '../../api-types/json-schema.ts';
 import { sourceError } from './walk-error.ts';
 

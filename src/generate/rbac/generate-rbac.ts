@@ -11,16 +11,16 @@ import type {
 } from '../contract.ts';
 import { generatorContext } from '../context.ts';
 import { runGenerator, type PlanExtras } from '../run.ts';
-import { ts } from 'ts-morph';
+import { ts } from '../../source/ts.ts';
 import { ProblemCollector } from '../../shared/problems.ts';
-import { createApiProgram } from '../crd/program.ts';
+import { createApiProgram } from '../../source/api-program.ts';
 import { assertSourcesCompile } from '../../shared/ts-diagnostics.ts';
 import { findBuilderUses, rulesForUses } from './infer-rules.ts';
 import { renderRbacManifests } from './manifests.ts';
 import { rolesFromRules, type RoleSpec } from './merge-rules.ts';
 import { rbacMarkerRules } from './rbac-markers.ts';
 import type { RbacRule } from './rule.ts';
-import { loadSourceProgram } from './source-files.ts';
+import { loadSourceProgram } from '../../source/source-program.ts';
 import { StaticEvaluator } from './static-value.ts';
 import { validateRule } from './validate-rule.ts';
 
