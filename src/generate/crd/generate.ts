@@ -5,14 +5,8 @@ import { OpGenError } from '../../errors.ts';
 import type { ProblemCollector } from '../../shared/problems.ts';
 import type { OutputFile } from '../../shared/atomic-write.ts';
 import { crdMarkers } from '../../markers/crd.ts';
-import type {
-  GenerateOptions,
-  GenerateResult,
-  Generator,
-  GeneratorContext,
-  GeneratorPlan,
-} from '../contract.ts';
-import { runGenerator, type PlanExtras } from '../run.ts';
+import type { GenerateOptions, Generator, GeneratorContext, GeneratorPlan } from '../contract.ts';
+import { runGenerator, type ResultOf } from '../run.ts';
 import { sortKeysDeep, toYaml } from '../../shared/yaml.ts';
 import { assembleCrds, VERSION_ANNOTATION, type CustomResourceDefinition } from './assemble.ts';
 import { walkApi } from './model.ts';
@@ -29,7 +23,7 @@ export interface CrdPlan extends GeneratorPlan {
   readonly crds: readonly CustomResourceDefinition[];
 }
 
-export type GenerateCrdsResult = GenerateResult & PlanExtras<CrdPlan>;
+export type GenerateCrdsResult = ResultOf<CrdPlan>;
 
 /** Output folder of `generate crd`, relative to the project. */
 export const DEFAULT_CRD_DIR = 'config/crd/bases';

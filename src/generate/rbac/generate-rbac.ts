@@ -2,15 +2,9 @@ import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { OpGenError } from '../../errors.ts';
 import { dns1123LabelErrors } from '../../k8s-names/dns.ts';
-import type {
-  GenerateOptions,
-  GenerateResult,
-  Generator,
-  GeneratorContext,
-  GeneratorPlan,
-} from '../contract.ts';
+import type { GenerateOptions, Generator, GeneratorContext, GeneratorPlan } from '../contract.ts';
 import { generatorContext } from '../context.ts';
-import { runGenerator, type PlanExtras } from '../run.ts';
+import { runGenerator, type ResultOf } from '../run.ts';
 import { ts } from '../../source/ts.ts';
 import { ProblemCollector } from '../../shared/problems.ts';
 import { createApiProgram } from '../../source/api-program.ts';
@@ -63,7 +57,7 @@ export function generateRbac(options: GenerateRbacOptions): Promise<GenerateRbac
   return runGenerator(rbacGenerator, options);
 }
 
-export type GenerateRbacResult = GenerateResult & PlanExtras<RbacPlan>;
+export type GenerateRbacResult = ResultOf<RbacPlan>;
 
 function planRbacIn(ctx: GeneratorContext, options: GenerateRbacOptions): RbacPlan {
   const project = ctx.project();

@@ -3,16 +3,10 @@ import { join, relative } from 'node:path';
 import { OpGenError } from '../../errors.ts';
 import type { OutputFile } from '../../shared/atomic-write.ts';
 import { apiGroup, type ProjectFile } from '../../shared/project-file.ts';
-import type {
-  GenerateOptions,
-  GenerateResult,
-  Generator,
-  GeneratorContext,
-  GeneratorPlan,
-} from '../contract.ts';
+import type { GenerateOptions, Generator, GeneratorContext, GeneratorPlan } from '../contract.ts';
 import { generatorContext } from '../context.ts';
 import { filesWithHeader } from '../emit.ts';
-import { runGenerator, type PlanExtras } from '../run.ts';
+import { runGenerator, type ResultOf } from '../run.ts';
 import {
   configurationNames,
   webhookConfigurations,
@@ -53,7 +47,7 @@ export interface WebhookPlan extends GeneratorPlan {
   readonly conversions: readonly ConversionKind[];
 }
 
-export type GenerateWebhookResult = GenerateResult & PlanExtras<WebhookPlan>;
+export type GenerateWebhookResult = ResultOf<WebhookPlan>;
 
 /**
  * `op-gen generate webhook`: config/webhook (manifests, Service, kustomization), config/certmanager,
