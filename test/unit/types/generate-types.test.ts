@@ -26,7 +26,11 @@ function sink(): { stream: Writable; text: () => string } {
 
 describe('generate types: golden output of the real-world CRDs', () => {
   it('matches test/golden/types (UPDATE_GOLDEN=1 to rewrite)', async () => {
-    const files = await renderTypes({ cwd: repo, from: ['test/fixtures/types'], outDir: 'test/golden/types' });
+    const files = await renderTypes({
+      cwd: repo,
+      from: ['test/fixtures/types'],
+      outDir: 'test/golden/types',
+    });
     assert.deepEqual(
       files.map((f) => relative(goldenDir, f.path)),
       [
