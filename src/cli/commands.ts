@@ -2,6 +2,7 @@ import { bundleCommand } from './bundle.ts';
 import type { CommandModule } from './command-module.ts';
 import { createApiCommand } from './create-api.ts';
 import { createWebhookCommand } from './create-webhook.ts';
+import { crdCommand } from './crd-diff.ts';
 import { initCommand } from './init.ts';
 
 /** Top-level commands (`op-gen <name>`); the `generate` subcommands are in generate-commands.ts. */
@@ -10,4 +11,5 @@ export const topLevelCommands: readonly CommandModule[] = [
   createApiCommand,
   createWebhookCommand,
   bundleCommand,
+  crdCommand,
 ];

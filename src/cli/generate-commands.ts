@@ -1,6 +1,7 @@
 import type { CommandModule } from './command-module.ts';
 import { generateClientCommand } from './generate-client.ts';
 import { generateCrdCommand } from './generate-crd.ts';
+import { generateDocsCommand } from './generate-docs.ts';
 import { generateRbacCommand } from './generate-rbac.ts';
 import { generateTypesCommand } from './generate-types.ts';
 import { generateWebhookCommand } from './generate-webhook.ts';
@@ -15,4 +16,5 @@ export const generateCommands: readonly CommandModule[] = [
   generateClientCommand,
   generateTypesCommand,
   generateWebhookCommand,
+  generateDocsCommand,
 ];

@@ -23,6 +23,7 @@ const WHAT: Readonly<Record<GeneratorName, string>> = {
   client: 'client',
   types: 'type',
   webhook: 'webhook',
+  docs: 'API reference',
 };
 
 /**

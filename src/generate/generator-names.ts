@@ -4,6 +4,7 @@
  */
 import type { GenerateClientOptions } from './client/index.ts';
 import type { GenerateCrdsOptions } from './crd/generate.ts';
+import type { GenerateDocsOptions } from './docs/index.ts';
 import type { GenerateRbacOptions } from './rbac/generate-rbac.ts';
 import type { GenerateTypesOptions } from './types/index.ts';
 import type { GenerateWebhookOptions } from './webhook/generate.ts';
@@ -15,12 +16,20 @@ export interface GeneratorOptionsByName {
   readonly client: GenerateClientOptions;
   readonly types: GenerateTypesOptions;
   readonly webhook: GenerateWebhookOptions;
+  readonly docs: GenerateDocsOptions;
 }
 
 export type GeneratorName = keyof GeneratorOptionsByName;
 
 /** Every generator, in the order `op-gen generate --help` lists them. */
-export const GENERATOR_NAMES: readonly GeneratorName[] = ['crd', 'rbac', 'client', 'types', 'webhook'];
+export const GENERATOR_NAMES: readonly GeneratorName[] = [
+  'crd',
+  'rbac',
+  'client',
+  'types',
+  'webhook',
+  'docs',
+];
 
 /** The generators `create api` runs after writing a kind, in order. */
 export const AFTER_CREATE_API: readonly GeneratorName[] = ['crd', 'rbac', 'client'];

@@ -16,6 +16,7 @@ const loaders: Loaders = {
   client: async () => (await import('./client/index.ts')).clientGenerator,
   types: async () => (await import('./types/index.ts')).typesGenerator,
   webhook: async () => (await import('./webhook/generate.ts')).webhookGenerator,
+  docs: async () => (await import('./docs/index.ts')).docsGenerator,
 };
 
 /** Loads one generator. */
