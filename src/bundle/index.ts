@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { writeOutput } from '../shared/atomic-write.ts';
+import { join } from 'node:path';
+import type { GenerateResult } from '../generate/contract.ts';
+import { emit } from '../generate/emit.ts';
 import { buildBundle, type BundleOptions } from './build.ts';
 import { readCsvMarkers } from './descriptors.ts';
 import { readBundleInputs } from './inputs.ts';
@@ -8,15 +9,17 @@ import { readBundleInputs } from './inputs.ts';
 export { validateBundle, type Finding, type Severity, type ValidateOptions } from './validate.ts';
 export type { BundleOptions } from './build.ts';
 
+export type GenerateBundleResult = GenerateResult & { readonly warnings: readonly string[] };
+
 /**
  * `op-gen bundle`: reads the project, writes (or with `check`, compares) every bundle file atomically.
  * Files of bundle/manifests/ that the bundle no longer has (a removed kind, a renamed Service) are
- * stale: they are deleted after the write, and `check` counts them as changed.
+ * stale: they are deleted after the write, and `check` reports them.
  */
 export async function generateBundle(
   cwd: string,
   options: BundleOptions & { check?: boolean },
-): Promise<{ files: string[]; changed: string[]; removed: string[]; warnings: string[] }> {
+): Promise<GenerateBundleResult> {
   const inputs = readBundleInputs(cwd);
   const { files, warnings } = buildBundle(
     cwd,
@@ -24,19 +27,12 @@ export async function generateBundle(
     options,
     await readCsvMarkers(cwd, inputs.project.apiDir),
   );
+  // Everything in bundle/manifests/ is the bundle's: OLM installs the whole folder.
   const manifestsDir = join(cwd, options.outDir ?? 'bundle', 'manifests');
-  const wanted = new Set(files.map((f) => f.path));
-  const stale = existsSync(manifestsDir)
+  const owned = existsSync(manifestsDir)
     ? readdirSync(manifestsDir)
+        .filter((f) => /\.ya?ml$/.test(f))
         .map((f) => join(manifestsDir, f))
-        .filter((p) => /\.ya?ml$/.test(p) && !wanted.has(p))
     : [];
-  const rel = (p: string): string => relative(cwd, p);
-  const { changed, removed } = writeOutput(files, stale, options.check === true);
-  return {
-    files: files.map((f) => rel(f.path)),
-    changed: changed.map(rel),
-    removed: removed.map(rel),
-    warnings,
-  };
+  return { ...emit('bundle', { files, owned }, { cwd, check: options.check === true }), warnings };
 }

@@ -4,7 +4,8 @@ import type { Command } from 'commander';
 import { OpGenError, UsageError } from '../errors.ts';
 import type { CommandModule } from './command-module.ts';
 import { contextFor, type CommandIo } from './context.ts';
-import { reportGenerated } from './report-generated.ts';
+import { reportGenerated, reportingProblems, reportJson } from './report-generated.ts';
+import { withOutputFlags } from './run-generator.ts';
 
 interface BundleFlags {
   version?: string;
@@ -18,6 +19,7 @@ interface BundleFlags {
   out: string;
   createdAt?: string;
   check?: boolean;
+  json?: boolean;
 }
 
 /** The project's package.json version, the default bundle version (as operator-sdk's VERSION). */
@@ -48,64 +50,82 @@ export const bundleCommand: CommandModule = {
       .option('--skip-range <range>', 'olm.skipRange, e.g. ">=0.1.0 <0.2.0"')
       .option('--skips <list>', 'comma-separated CSV names this version skips')
       .option('--out <dir>', 'bundle folder', 'bundle')
-      .option('--created-at <time>', 'RFC 3339 createdAt (default: now), for reproducible bundles')
-      .option('--check', 'write nothing; exit 1 listing the files that would change (for CI)')
-      .action(async (flags: BundleFlags, command: Command) => {
-        const ctx = contextFor(command, io);
-        const version = flags.version ?? packageVersion(ctx.cwd);
-        if (!version)
-          throw new UsageError(
-            'bundle needs --version <semver> (or a version in package.json), e.g. --version 0.1.0',
-          );
-        const list = (s: string | undefined): string[] =>
-          (s ?? '')
-            .split(',')
-            .map((x) => x.trim())
-            .filter((x) => x !== '');
-        const { generateBundle } = await import('../bundle/index.ts');
-        const result = await generateBundle(ctx.cwd, {
-          version,
-          channels: list(flags.channels),
-          ...(flags.defaultChannel ? { defaultChannel: flags.defaultChannel } : {}),
-          ...(flags.package ? { packageName: flags.package } : {}),
-          ...(flags.image ? { image: flags.image } : {}),
-          ...(flags.replaces ? { replaces: flags.replaces } : {}),
-          ...(flags.skipRange ? { skipRange: flags.skipRange } : {}),
-          ...(flags.skips ? { skips: list(flags.skips) } : {}),
-          outDir: flags.out,
-          ...(flags.createdAt ? { createdAt: flags.createdAt } : {}),
-          check: flags.check === true,
-        });
-        for (const w of result.warnings) ctx.stderr.write(`warning: ${w}\n`);
-        reportGenerated(ctx, result, {
-          check: flags.check === true,
-          what: 'bundle',
-          command: 'op-gen bundle',
-        });
-      });
+      .option('--created-at <time>', 'RFC 3339 createdAt (default: now), for reproducible bundles');
+    withOutputFlags(bundle).action(async (flags: BundleFlags, command: Command) => {
+      const ctx = contextFor(command, io);
+      const version = flags.version ?? packageVersion(ctx.cwd);
+      if (!version)
+        throw new UsageError(
+          'bundle needs --version <semver> (or a version in package.json), e.g. --version 0.1.0',
+        );
+      const list = (s: string | undefined): string[] =>
+        (s ?? '')
+          .split(',')
+          .map((x) => x.trim())
+          .filter((x) => x !== '');
+      const check = flags.check === true;
+      const result = await reportingProblems(
+        ctx,
+        flags.json ? { generator: 'bundle', check } : undefined,
+        async () => {
+          const { generateBundle } = await import('../bundle/index.ts');
+          return generateBundle(ctx.cwd, {
+            version,
+            channels: list(flags.channels),
+            ...(flags.defaultChannel ? { defaultChannel: flags.defaultChannel } : {}),
+            ...(flags.package ? { packageName: flags.package } : {}),
+            ...(flags.image ? { image: flags.image } : {}),
+            ...(flags.replaces ? { replaces: flags.replaces } : {}),
+            ...(flags.skipRange ? { skipRange: flags.skipRange } : {}),
+            ...(flags.skips ? { skips: list(flags.skips) } : {}),
+            outDir: flags.out,
+            ...(flags.createdAt ? { createdAt: flags.createdAt } : {}),
+            check,
+          });
+        },
+      );
+      for (const w of result.warnings) ctx.stderr.write(`warning: ${w}\n`);
+      reportGenerated(
+        ctx,
+        result,
+        { check, json: flags.json === true, what: 'bundle', command: 'op-gen bundle' },
+        { warnings: result.warnings },
+      );
+    });
     bundle
       .command('validate [dir]')
       .description("check a bundle against the operator-framework validators' rules (default dir: bundle)")
       .option('--optional-suite <name>', 'also run an optional suite: operatorhub')
-      .action(async (dir: string | undefined, flags: { optionalSuite?: string }, command: Command) => {
-        const ctx = contextFor(command, io);
-        if (flags.optionalSuite && flags.optionalSuite !== 'operatorhub') {
-          throw new UsageError(
-            `--optional-suite ${flags.optionalSuite}: the only optional suite is operatorhub`,
-          );
-        }
-        const { validateBundle } = await import('../bundle/index.ts');
-        const { resolve } = await import('node:path');
-        const findings = validateBundle(resolve(ctx.cwd, dir ?? 'bundle'), {
-          ...(flags.optionalSuite ? { optionalSuites: [flags.optionalSuite] } : {}),
-        });
-        for (const f of findings)
-          ctx.stdout.write(`${f.severity === 'error' ? 'ERROR  ' : 'WARNING'} [${f.rule}] ${f.message}\n`);
-        const errors = findings.filter((f) => f.severity === 'error').length;
-        const warnings = findings.length - errors;
-        if (errors > 0)
-          throw new OpGenError(`bundle validation failed: ${errors} error(s), ${warnings} warning(s)`);
-        ctx.stdout.write(`bundle valid: 0 errors, ${warnings} warning(s)\n`);
-      });
+      .option('--json', 'print the findings as JSON on stdout')
+      .action(
+        async (
+          dir: string | undefined,
+          flags: { optionalSuite?: string; json?: boolean },
+          command: Command,
+        ) => {
+          const ctx = contextFor(command, io);
+          if (flags.optionalSuite && flags.optionalSuite !== 'operatorhub') {
+            throw new UsageError(
+              `--optional-suite ${flags.optionalSuite}: the only optional suite is operatorhub`,
+            );
+          }
+          const { validateBundle } = await import('../bundle/index.ts');
+          const { resolve } = await import('node:path');
+          const findings = validateBundle(resolve(ctx.cwd, dir ?? 'bundle'), {
+            ...(flags.optionalSuite ? { optionalSuites: [flags.optionalSuite] } : {}),
+          });
+          const errors = findings.filter((f) => f.severity === 'error').length;
+          const warnings = findings.length - errors;
+          if (flags.json) reportJson(ctx, { ok: errors === 0, errors, warnings, findings });
+          else
+            for (const f of findings)
+              ctx.stdout.write(
+                `${f.severity === 'error' ? 'ERROR  ' : 'WARNING'} [${f.rule}] ${f.message}\n`,
+              );
+          if (errors > 0)
+            throw new OpGenError(`bundle validation failed: ${errors} error(s), ${warnings} warning(s)`);
+          if (!flags.json) ctx.stdout.write(`bundle valid: 0 errors, ${warnings} warning(s)\n`);
+        },
+      );
   },
 };

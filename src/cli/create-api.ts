@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
 import type { CommandModule } from './command-module.ts';
-import { contextFor, type CommandIo } from './context.ts';
+import { contextFor, type CommandContext } from './context.ts';
 import { UsageError } from '../errors.ts';
+import { AFTER_CREATE_API, type GeneratorName } from '../generate/generator-names.ts';
 import type { Generator } from '../scaffold/create-api.ts';
+import { runGenerator } from './run-generator.ts';
 
 interface CreateApiFlags {
   group?: string;
@@ -14,32 +16,15 @@ interface CreateApiFlags {
   skipGenerate?: boolean;
 }
 
-/** The generators `create api` runs afterwards, in this order, when op-gen has them. */
-const GENERATORS = ['crd', 'rbac', 'client'];
-
 /**
- * The `generate` subcommands registered in this op-gen: each runs in a fresh program, as
- * `op-gen --cwd <root> generate <name>` would.
+ * The registry's generators as `create api`/`create webhook` run them: each on the project root with
+ * the project's defaults, reporting its files as `op-gen generate <name>` would.
  */
-export function availableGenerators(
-  command: Command,
-  io: CommandIo,
-  names: readonly string[] = GENERATORS,
-): Generator[] {
-  let root = command;
-  while (root.parent) root = root.parent;
-  const registered = new Set(
-    root.commands.find((c) => c.name() === 'generate')?.commands.map((c) => c.name()),
-  );
-  return names
-    .filter((name) => registered.has(name))
-    .map((name) => ({
-      name,
-      run: async (projectRoot: string) => {
-        const { createProgram } = await import('./program.ts');
-        await createProgram(io, []).parseAsync(['--cwd', projectRoot, 'generate', name], { from: 'user' });
-      },
-    }));
+export function generatorsFor(ctx: CommandContext, names: readonly GeneratorName[]): Generator[] {
+  return names.map((name) => ({
+    name,
+    run: (projectRoot: string) => runGenerator({ ...ctx, cwd: projectRoot }, name, {}),
+  }));
 }
 
 /** `op-gen create api`: a new kind (types, controller, sample, test) in an op-gen project. */
@@ -83,7 +68,7 @@ export const createApiCommand: CommandModule = {
           {
             stdout: ctx.stdout,
             stderr: ctx.stderr,
-            generators: availableGenerators(command, { ...io, cwd: ctx.cwd }),
+            generators: generatorsFor(ctx, AFTER_CREATE_API),
             ...(prompt ? { prompt } : {}),
           },
         );

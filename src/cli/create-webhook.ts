@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { availableGenerators } from './create-api.ts';
+import { AFTER_CREATE_WEBHOOK } from '../generate/generator-names.ts';
+import { generatorsFor } from './create-api.ts';
 import type { CommandModule } from './command-module.ts';
 import { contextFor } from './context.ts';
 
@@ -64,7 +65,7 @@ export const createWebhookCommand: CommandModule = {
           {
             stdout: ctx.stdout,
             stderr: ctx.stderr,
-            generators: availableGenerators(command, { ...io, cwd: ctx.cwd }, ['webhook']),
+            generators: generatorsFor(ctx, AFTER_CREATE_WEBHOOK),
           },
         );
       });

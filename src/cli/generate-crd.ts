@@ -1,9 +1,9 @@
 import { setFlagsFromString } from 'node:v8';
 import { InvalidArgumentError } from 'commander';
-import { readProjectFile } from '../shared/project-file.ts';
 import type { CommandModule } from './command-module.ts';
 import { contextFor } from './context.ts';
-import { reportGenerated } from './report-generated.ts';
+import { withOutputFlags, type OutputFlags } from './run-generator.ts';
+import { reportGenerated, reportingProblems } from './report-generated.ts';
 
 function wholeNumber(value: string): number {
   const n = Number(value);
@@ -19,64 +19,69 @@ function descriptionLimit(value: string): number | 'auto' {
   return n;
 }
 
-/** `op-gen generate crd`: CRDs from the TypeScript API types. The generator loads only when run. */
+interface CrdFlags extends OutputFlags {
+  apiDir?: string;
+  out?: string;
+  maxDescLen?: number;
+  maxDescriptionLength?: number | 'auto';
+}
+
+/**
+ * `op-gen generate crd`: CRDs from the TypeScript API types. The generator loads only when run. It runs
+ * the generator contract through the library's `generateCrds` (not the registry's untyped result) to
+ * print the size of each CRD and the size-budget warnings.
+ */
 export const generateCrdCommand: CommandModule = {
   register(parent, io) {
-    parent
-      .command('crd')
-      .description('generate CustomResourceDefinitions from the API types (src/api/<group>/<version>/)')
-      .option('--api-dir <dir>', 'API source folder (default: apiDir from op-gen.yaml, else src/api)')
-      .option('--out <dir>', 'output folder', 'config/crd/bases')
-      .option('--check', 'write nothing; exit 1 listing the files that would change (for CI)')
+    withOutputFlags(
+      parent
+        .command('crd')
+        .description('generate CustomResourceDefinitions from the API types (src/api/<group>/<version>/)')
+        .option('--api-dir <dir>', 'API source folder (default: apiDir from op-gen.yaml, else src/api)')
+        .option('--out <dir>', 'output folder (default: config/crd/bases)'),
+    )
       .option(
         '--max-description-length <n|auto>',
         'cut descriptions longer than n characters (0 drops them); auto: trim only CRDs over 256 KiB, embedded Kubernetes types first',
         descriptionLimit,
       )
       .option('--max-desc-len <n>', "same as --max-description-length n (controller-gen's name)", wholeNumber)
-      .action(
-        async (
-          opts: {
-            apiDir?: string;
-            out: string;
-            check?: boolean;
-            maxDescLen?: number;
-            maxDescriptionLength?: number | 'auto';
-          },
-          command,
-        ) => {
-          const ctx = contextFor(command, io);
-          const apiDir = opts.apiDir ?? readProjectFile(ctx.cwd)?.apiDir ?? 'src/api';
-          // A one-shot run allocates in bursts (parse, walk, YAML); letting V8 grow the young generation
-          // doubles the peak RSS for no speed gain here (measured by bench/crd.ts: ~150 vs ~200 MB).
-          setFlagsFromString('--semi-space-growth-factor=1');
-          // GC helper threads compete with the walk on a 2-core machine: one thread was 5-8% faster here
-          // (0.75 vs 0.79-0.82 s median, same RSS).
-          setFlagsFromString('--single-threaded-gc');
-          const { generateCrds, formatBytes } = await import('../generate/crd/index.ts');
-          const maxDescLen = opts.maxDescriptionLength ?? opts.maxDescLen;
-          const result = await generateCrds({
+      .action(async (flags: CrdFlags, command) => {
+        // A one-shot run allocates in bursts (parse, walk, YAML); letting V8 grow the young generation
+        // doubles the peak RSS for no speed gain here (measured by bench/crd.ts: ~150 vs ~200 MB).
+        setFlagsFromString('--semi-space-growth-factor=1');
+        // GC helper threads compete with the walk on a 2-core machine: one thread was 5-8% faster here
+        // (0.75 vs 0.79-0.82 s median, same RSS).
+        setFlagsFromString('--single-threaded-gc');
+        const ctx = contextFor(command, io);
+        const check = flags.check === true;
+        const json = flags.json === true;
+        const maxDescLen = flags.maxDescriptionLength ?? flags.maxDescLen;
+        const { generateCrds, formatBytes } = await import('../generate/crd/index.ts');
+        const result = await reportingProblems(ctx, json ? { generator: 'crd', check } : undefined, () =>
+          generateCrds({
             cwd: ctx.cwd,
-            apiDir,
-            outDir: opts.out,
-            check: opts.check === true,
+            check,
+            ...(flags.apiDir === undefined ? {} : { apiDir: flags.apiDir }),
+            ...(flags.out === undefined ? {} : { outDir: flags.out }),
             ...(maxDescLen === undefined ? {} : { maxDescLen }),
+          }),
+        );
+        for (const w of result.warnings) ctx.stderr.write(`op-gen: warning: ${w}\n`);
+        reportGenerated(
+          ctx,
+          result,
+          { check, json, what: 'CRD', command: 'op-gen generate crd' },
+          { sizes: result.sizes, warnings: result.warnings },
+        );
+        if (!check && !json) {
+          result.sizes.forEach((size, i) => {
+            const trimmed = size.trimmed ? ` (${size.trimmed})` : '';
+            ctx.stdout.write(
+              `size      ${result.files[i] ?? size.name} ${formatBytes(size.bytes)}${trimmed}\n`,
+            );
           });
-          for (const w of result.warnings) ctx.stderr.write(`op-gen: warning: ${w}\n`);
-          reportGenerated(ctx, result, {
-            check: opts.check === true,
-            what: 'CRD',
-            command: 'op-gen generate crd',
-          });
-          if (opts.check !== true) {
-            result.sizes.forEach((size, i) => {
-              const trimmed = size.trimmed ? ` (${size.trimmed})` : '';
-              ctx.stdout.write(
-                `size      ${result.files[i] ?? size.name} ${formatBytes(size.bytes)}${trimmed}\n`,
-              );
-            });
-          }
-        },
-      );
+        }
+      });
   },
 };

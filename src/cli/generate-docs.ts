@@ -1,36 +1,36 @@
-import { readProjectFile } from '../shared/project-file.ts';
 import type { CommandModule } from './command-module.ts';
 import { contextFor } from './context.ts';
-import { reportGenerated } from './report-generated.ts';
+import { runGenerator, withOutputFlags, type OutputFlags } from './run-generator.ts';
+
+interface DocsFlags extends OutputFlags {
+  apiDir?: string;
+  out?: string;
+  samples?: string;
+}
 
 /** `op-gen generate docs`: the API reference in Markdown, made from the generated CRDs. */
 export const generateDocsCommand: CommandModule = {
   register(parent, io) {
-    parent
-      .command('docs')
-      .description(
-        'generate an API reference in Markdown, one page per group version (docs/api/<group>-<version>.md)',
-      )
-      .option('--api-dir <dir>', 'API source folder (default: apiDir from op-gen.yaml, else src/api)')
-      .option('--out <dir>', 'output folder', 'docs/api')
-      .option('--samples <dir>', 'sample objects shown as examples', 'config/samples')
-      .option('--check', 'write nothing; exit 1 listing the files that would change (for CI)')
-      .action(async (opts: { apiDir?: string; out: string; samples: string; check?: boolean }, command) => {
-        const ctx = contextFor(command, io);
-        const apiDir = opts.apiDir ?? readProjectFile(ctx.cwd)?.apiDir ?? 'src/api';
-        const { generateDocs } = await import('../generate/docs/index.ts');
-        const result = await generateDocs({
-          cwd: ctx.cwd,
-          apiDir,
-          outDir: opts.out,
-          samplesDir: opts.samples,
-          check: opts.check === true,
-        });
-        reportGenerated(ctx, result, {
-          check: opts.check === true,
-          what: 'API reference',
-          command: 'op-gen generate docs',
-        });
-      });
+    withOutputFlags(
+      parent
+        .command('docs')
+        .description(
+          'generate an API reference in Markdown, one page per group version (docs/api/<group>-<version>.md)',
+        )
+        .option('--api-dir <dir>', 'API source folder (default: apiDir from op-gen.yaml, else src/api)')
+        .option('--out <dir>', 'output folder (default: docs/api)')
+        .option('--samples <dir>', 'sample objects shown as examples (default: config/samples)'),
+    ).action(async (flags: DocsFlags, command) => {
+      await runGenerator(
+        contextFor(command, io),
+        'docs',
+        {
+          ...(flags.apiDir === undefined ? {} : { apiDir: flags.apiDir }),
+          ...(flags.out === undefined ? {} : { outDir: flags.out }),
+          ...(flags.samples === undefined ? {} : { samplesDir: flags.samples }),
+        },
+        flags,
+      );
+    });
   },
 };

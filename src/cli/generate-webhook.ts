@@ -1,6 +1,6 @@
 import type { CommandModule } from './command-module.ts';
 import { contextFor } from './context.ts';
-import { reportGenerated } from './report-generated.ts';
+import { runGenerator, withOutputFlags, type OutputFlags } from './run-generator.ts';
 
 /**
  * `op-gen generate webhook`: config/webhook, config/certmanager and the CRD conversion patches from
@@ -8,22 +8,15 @@ import { reportGenerated } from './report-generated.ts';
  */
 export const generateWebhookCommand: CommandModule = {
   register(parent, io) {
-    parent
-      .command('webhook')
-      .description(
-        'generate config/webhook (webhook configurations, Service), config/certmanager and CRD conversion patches from @webhook markers and op-gen.yaml',
-      )
-      .option('--paths <dirs...>', 'source folders or files to scan for @webhook markers', ['src'])
-      .option('--check', 'write nothing; exit 1 listing the files that would change (for CI)')
-      .action(async (opts: { paths: string[]; check?: boolean }, command) => {
-        const ctx = contextFor(command, io);
-        const { generateWebhooks } = await import('../generate/webhook/index.ts');
-        const result = generateWebhooks({ cwd: ctx.cwd, paths: opts.paths, check: opts.check === true });
-        reportGenerated(ctx, result, {
-          check: opts.check === true,
-          what: 'webhook',
-          command: 'op-gen generate webhook',
-        });
-      });
+    withOutputFlags(
+      parent
+        .command('webhook')
+        .description(
+          'generate config/webhook (webhook configurations, Service), config/certmanager and CRD conversion patches from @webhook markers and op-gen.yaml',
+        )
+        .option('--paths <dirs...>', 'source folders or files to scan for @webhook markers', ['src']),
+    ).action(async (flags: OutputFlags & { paths: string[] }, command) => {
+      await runGenerator(contextFor(command, io), 'webhook', { paths: flags.paths }, flags);
+    });
   },
 };

@@ -42,10 +42,10 @@ export function projectGenerator(cwd: string): Generate {
       ]);
       const crd = await generateCrds({ cwd, apiDir });
       lastCrds = crd.crds as unknown as readonly CrdManifest[];
-      written.push(...crd.changed);
-      written.push(...(await generateClients({ cwd, apiDir })).changed);
+      written.push(...crd.written);
+      written.push(...(await generateClients({ cwd, apiDir })).written);
     }
-    written.push(...generateRbac({ cwd }).changed);
+    written.push(...(await generateRbac({ cwd })).written);
     return { crds: lastCrds ?? [], written: [...new Set(written.map(rel))].sort() };
   };
 }

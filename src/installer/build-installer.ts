@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { OpGenError, UsageError } from '../errors.ts';
 import { imageReferenceErrors } from '../k8s-names/index.ts';
-import { writeOutput } from '../shared/atomic-write.ts';
+import { emit } from '../generate/emit.ts';
+import type { GenerateResult } from '../generate/contract.ts';
 import { sortKeysDeep, toYaml } from '../shared/yaml.ts';
 import type { JsonObject } from '../kustomize/index.ts';
 import { renderConfig, type Renderer } from './render-config.ts';
@@ -19,9 +20,7 @@ export interface BuildInstallerOptions {
   readonly renderer?: Renderer;
 }
 
-export interface BuildInstallerResult {
-  readonly files: string[];
-  readonly changed: string[];
+export interface BuildInstallerResult extends GenerateResult {
   readonly renderer: 'kubectl' | 'op-gen';
   readonly objects: readonly JsonObject[];
 }
@@ -87,6 +86,10 @@ export function buildInstaller(options: BuildInstallerOptions): BuildInstallerRe
     );
   const path = resolve(options.cwd, options.out ?? join('dist', 'install.yaml'));
   const files = [{ path, content: renderInstallYaml(objects) }];
-  const { changed } = writeOutput(files, [], options.check === true);
-  return { files: [path], changed, renderer, objects };
+  const result = emit(
+    'build-installer',
+    { files, owned: [] },
+    { cwd: options.cwd, check: options.check === true },
+  );
+  return { ...result, renderer, objects };
 }

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { OpGenError } from '../errors.ts';
-import { writeFilesAtomically, type OutputFile } from '../shared/atomic-write.ts';
+import { writeFilesAtomically } from '../shared/atomic-write.ts';
 import {
   apiGroup,
   PROJECT_FILE,
@@ -78,18 +78,32 @@ function readProjectText(root: string, path: string): string {
   return readFileSync(full, 'utf8');
 }
 
-/** Validates, renders `templates/create-api`, edits the project's registries and writes it all at once. */
-export async function createApi(options: CreateApiOptions, io: CreateApiIo): Promise<CreateApiResult> {
-  const root = resolve(options.dir);
-  const project = requireProjectFile(root);
-
+/** The group, version and kind, from the options or asked for, each validated. */
+async function resourceNames(
+  options: CreateApiOptions,
+  project: ProjectFile,
+  io: ScaffoldIo,
+): Promise<{ group: string; version: string; kind: string }> {
   const group = await required(options.group, '--group', 'API group, without the domain (e.g. cache)', io);
   validateGroup(group, project.domain);
   const version = await required(options.version, '--version', 'API version (e.g. v1alpha1)', io);
   validateVersion(version);
   const kind = await required(options.kind, '--kind', 'Kind, in PascalCase (e.g. Memcached)', io);
   validateKind(kind);
+  return { group, version, kind };
+}
 
+/**
+ * The new resource: a version not there yet, the scope of the kind's other versions, a controller
+ * only when the kind has none.
+ */
+function newResource(
+  root: string,
+  project: ProjectFile,
+  names: { group: string; version: string; kind: string },
+  options: CreateApiOptions,
+): { resource: ProjectResource; sameKind: readonly ProjectResource[] } {
+  const { group, version, kind } = names;
   const fullGroup = apiGroup(project, group);
   const sameKind = project.resources.filter((r) => r.group === group && r.kind === kind);
   if (sameKind.some((r) => r.version === version)) {
@@ -118,9 +132,18 @@ export async function createApi(options: CreateApiOptions, io: CreateApiIo): Pro
     );
   }
   const controller = options.controller ?? !controlled;
-  const plural = pluralize(kind);
-  const resource: ProjectResource = { group, version, kind, plural, namespaced, controller };
+  const resource = { group, version, kind, plural: pluralize(kind), namespaced, controller };
+  return { resource, sameKind };
+}
 
+/** The new files from templates/create-api: the API type, the group version file if new, the controller. */
+function renderNewFiles(
+  root: string,
+  project: ProjectFile,
+  resource: ProjectResource,
+  firstVersion: boolean,
+): RenderedFile[] {
+  const { group, version, kind, plural, namespaced, controller } = resource;
   const kindFile = kebabCase(kind);
   const context = {
     projectName: project.projectName,
@@ -128,17 +151,16 @@ export async function createApi(options: CreateApiOptions, io: CreateApiIo): Pro
     group,
     version,
     kind,
-    fullGroup,
+    fullGroup: apiGroup(project, group),
     plural,
     kindFile,
     kindLower: kind.toLowerCase(),
     kindConst: kindFile.replace(/-/g, '_').toUpperCase(),
     namespaced,
-    storageVersion: sameKind.length === 0,
+    storageVersion: firstVersion,
     sharded: project.sharding === true,
     header: projectHeader(root),
   };
-
   const created: RenderedFile[] = [...renderTemplateSet('create-api/api', context)];
   const groupVersionFile = `${project.apiDir}/${group}/${version}/groupversion.ts`;
   if (!existsSync(join(root, groupVersionFile)))
@@ -151,7 +173,19 @@ export async function createApi(options: CreateApiOptions, io: CreateApiIo): Pro
         'Move or delete them, or choose another --kind.',
     );
   }
+  return created;
+}
 
+/** The project's registries with the new kind added: controllers index, kustomizations, op-gen.yaml. */
+function editRegistries(
+  root: string,
+  project: ProjectFile,
+  resource: ProjectResource,
+  created: readonly RenderedFile[],
+  firstVersion: boolean,
+): RenderedFile[] {
+  const { kind, controller } = resource;
+  const kindFile = kebabCase(kind);
   const edited: RenderedFile[] = [];
   if (controller) {
     let index = readProjectText(root, CONTROLLERS_INDEX);
@@ -169,12 +203,12 @@ export async function createApi(options: CreateApiOptions, io: CreateApiIo): Pro
     );
     edited.push({ path: CONTROLLERS_INDEX, content: index });
   }
-  if (sameKind.length === 0) {
+  if (firstVersion) {
     edited.push({
       path: CRD_KUSTOMIZATION,
       content: addKustomizeResource(
         readProjectText(root, CRD_KUSTOMIZATION),
-        `bases/${fullGroup}_${plural}.yaml`,
+        `bases/${apiGroup(project, resource.group)}_${resource.plural}.yaml`,
         join(root, CRD_KUSTOMIZATION),
       ),
     });
@@ -192,31 +226,46 @@ export async function createApi(options: CreateApiOptions, io: CreateApiIo): Pro
   }
   const updated: ProjectFile = { ...project, resources: [...project.resources, resource] };
   edited.push({ path: PROJECT_FILE, content: renderProjectFile(updated) });
+  return edited;
+}
+
+/** Runs the generators in order; a failure says the API is written and what to do. */
+async function runGenerators(root: string, kind: string, io: CreateApiIo): Promise<string[]> {
+  const generated: string[] = [];
+  for (const generator of io.generators ?? []) {
+    io.stdout.write(`Running op-gen generate ${generator.name}\n`);
+    try {
+      await generator.run(root);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      throw new OpGenError(
+        `the ${kind} API is written, but \`op-gen generate ${generator.name}\` failed: ${message}\n` +
+          'Fix the cause, then run `npm run generate`.',
+        { cause: err },
+      );
+    }
+    generated.push(generator.name);
+  }
+  return generated;
+}
+
+/** Validates, renders `templates/create-api`, edits the project's registries and writes it all at once. */
+export async function createApi(options: CreateApiOptions, io: CreateApiIo): Promise<CreateApiResult> {
+  const root = resolve(options.dir);
+  const project = requireProjectFile(root);
+  const names = await resourceNames(options, project, io);
+  const { resource, sameKind } = newResource(root, project, names, options);
+  const firstVersion = sameKind.length === 0;
+  const created = renderNewFiles(root, project, resource, firstVersion);
+  const edited = editRegistries(root, project, resource, created, firstVersion);
 
   const all = [...created, ...edited].sort((a, b) => (a.path < b.path ? -1 : 1));
-  const out: OutputFile[] = all.map((f) => ({ path: join(root, f.path), content: f.content }));
-  writeFilesAtomically(out);
+  writeFilesAtomically(all.map((f) => ({ path: join(root, f.path), content: f.content })));
+  const { kind, version, namespaced, controller } = resource;
   io.stdout.write(
-    `Created ${kind} ${fullGroup}/${version} (${namespaced ? 'namespaced' : 'cluster-scoped'}` +
+    `Created ${kind} ${apiGroup(project, resource.group)}/${version} (${namespaced ? 'namespaced' : 'cluster-scoped'}` +
       `${controller ? ', with controller' : ', no controller'}): ${all.map((f) => f.path).join(', ')}\n`,
   );
-
-  const generated: string[] = [];
-  if (!options.skipGenerate) {
-    for (const generator of io.generators ?? []) {
-      io.stdout.write(`Running op-gen generate ${generator.name}\n`);
-      try {
-        await generator.run(root);
-      } catch (err) {
-        const message = err instanceof Error ? err.message : String(err);
-        throw new OpGenError(
-          `the ${kind} API is written, but \`op-gen generate ${generator.name}\` failed: ${message}\n` +
-            'Fix the cause, then run `npm run generate`.',
-          { cause: err },
-        );
-      }
-      generated.push(generator.name);
-    }
-  }
+  const generated = options.skipGenerate ? [] : await runGenerators(root, kind, io);
   return { resource, files: all.map((f) => f.path), generated };
 }

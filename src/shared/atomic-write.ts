@@ -44,18 +44,3 @@ export function changedFiles(files: readonly OutputFile[]): string[] {
     .filter((file) => !existsSync(file.path) || readFileSync(file.path, 'utf8') !== file.content)
     .map((file) => file.path);
 }
-
-/**
- * Writes `files` atomically and then deletes `stale` (generated files the output no longer has); with
- * `check`, touches nothing and reports both what would change and the stale files as `changed`.
- */
-export function writeOutput(
-  files: readonly OutputFile[],
-  stale: readonly string[],
-  check: boolean,
-): { changed: string[]; removed: string[] } {
-  if (check) return { changed: [...changedFiles(files), ...stale], removed: [] };
-  const changed = writeFilesAtomically(files);
-  for (const path of stale) rmSync(path, { force: true });
-  return { changed, removed: [...stale] };
-}

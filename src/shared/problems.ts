@@ -22,6 +22,33 @@ function sortKey(text: string): SortKey | undefined {
   return { file: m[1] ?? '', line: Number(m[2]), column: m[3] === undefined ? 0 : Number(m[3]) };
 }
 
+/** A problem split into its place and its message, for machine-readable output (`--json`). */
+export interface PlacedProblem {
+  readonly file?: string;
+  readonly line?: number;
+  readonly column?: number;
+  readonly message: string;
+}
+
+/** Splits `file:line[:col]: message` into its parts; a problem without a place is all message. */
+export function placeProblem(text: string): PlacedProblem {
+  const m = PLACE.exec(text);
+  if (!m) return { message: text };
+  return {
+    file: m[1] ?? '',
+    line: Number(m[2]),
+    ...(m[3] === undefined ? {} : { column: Number(m[3]) }),
+    message: text.slice(m[0].length),
+  };
+}
+
+/** The problems an error carries: each of a ProblemsError, else the error's message as one. */
+export function problemsOf(err: OpGenError): PlacedProblem[] {
+  return err instanceof ProblemsError
+    ? err.problems.map((p) => placeProblem(p.text))
+    : [placeProblem(err.message)];
+}
+
 function compareProblems(a: Problem, b: Problem): number {
   const ka = sortKey(a.text);
   const kb = sortKey(b.text);

@@ -1,10 +1,13 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { OpGenError } from '../../errors.ts';
 import type { ProblemCollector } from '../../shared/problems.ts';
-import { writeOutput, type OutputFile } from '../../shared/atomic-write.ts';
+import type { OutputFile } from '../../shared/atomic-write.ts';
 import { toSortedYaml } from '../../shared/yaml.ts';
 import { yamlPackage } from '../../shared/yaml-package.ts';
+import { crdMarkers } from '../../markers/crd.ts';
+import type { GenerateOptions, Generator, GeneratorContext, GeneratorPlan } from '../contract.ts';
+import { runGenerator, type ResultOf } from '../run.ts';
 import { assembleCrds, VERSION_ANNOTATION, type CustomResourceDefinition } from './assemble.ts';
 import { walkApi, type KindVersion } from './model.ts';
 import {
@@ -18,15 +21,7 @@ import type { SchemaBuilder } from './schema-builder.ts';
 import type { JSONSchemaProps } from '../../api-types/json-schema.ts';
 import { checkStructural } from './structural.ts';
 
-export interface GenerateCrdsOptions {
-  /** Project root. */
-  readonly cwd: string;
-  /** API source folder, relative to cwd (default `src/api`). */
-  readonly apiDir?: string;
-  /** Output folder, relative to cwd (default `config/crd/bases`). */
-  readonly outDir?: string;
-  /** Write nothing; report the files that would change. */
-  readonly check?: boolean;
+export interface GenerateCrdsOptions extends GenerateOptions {
   /**
    * Cut descriptions longer than this (0 drops them); `auto`: only when a CRD is over 256 KiB, those
    * of embedded Kubernetes types first, then the others, until it fits (size-budget.ts).
@@ -34,13 +29,7 @@ export interface GenerateCrdsOptions {
   readonly maxDescLen?: DescriptionLimit;
 }
 
-export interface GenerateCrdsResult {
-  /** Every CRD file, relative to cwd. */
-  readonly files: readonly string[];
-  /** The files whose content changed (with `check`: would change), relative to cwd; stale ones too. */
-  readonly changed: readonly string[];
-  /** Stale CRD files removed (with `check`: none removed, they are in `changed`), relative to cwd. */
-  readonly removed: readonly string[];
+export interface CrdPlan extends GeneratorPlan {
   readonly crds: readonly CustomResourceDefinition[];
   /** Each CRD's size as compact JSON (and, with `auto`, what was trimmed), in the order of `crds`. */
   readonly sizes: readonly CrdSize[];
@@ -48,17 +37,36 @@ export interface GenerateCrdsResult {
   readonly warnings: readonly string[];
 }
 
+export type GenerateCrdsResult = ResultOf<CrdPlan>;
+
+/** Output folder of `generate crd`, relative to the project. */
+export const DEFAULT_CRD_DIR = 'config/crd/bases';
+
+/** `op-gen generate crd`: one CRD per group+kind, `<outDir>/<group>_<plural>.yaml`. */
+export const crdGenerator: Generator<GenerateCrdsOptions, CrdPlan> = {
+  name: 'crd',
+  get markers() {
+    return [...new Set(crdMarkers.specs.map((m) => m.name))];
+  },
+  plan: planCrds,
+};
+
 /** Generates one CRD per group+kind; writes all files atomically (or, with `check`, none). */
-export async function generateCrds(options: GenerateCrdsOptions): Promise<GenerateCrdsResult> {
-  const { cwd } = options;
-  const outDir = options.outDir ?? 'config/crd/bases';
+export function generateCrds(options: GenerateCrdsOptions): Promise<GenerateCrdsResult> {
+  return runGenerator(crdGenerator, options);
+}
+
+async function planCrds(ctx: GeneratorContext, options: GenerateCrdsOptions): Promise<CrdPlan> {
   const limit = options.maxDescLen;
   if (limit !== undefined && limit !== 'auto' && (!Number.isInteger(limit) || limit < 0)) {
     throw new OpGenError(`--max-description-length must be a whole number >= 0 or auto, got ${limit}`, {
       exitCode: 2,
     });
   }
-  const { kinds, builder, problems } = await walkApi(options, { collectDocs: false });
+  const { kinds, builder, problems } = await walkApi(
+    { cwd: ctx.cwd, apiDir: ctx.apiDir },
+    { collectDocs: false },
+  );
   for (const k of kinds) {
     problems.attempt(
       () => checkStructural(k.schema, k.kind, builder.origins, k.location, builder.failed),
@@ -73,27 +81,19 @@ export async function generateCrds(options: GenerateCrdsOptions): Promise<Genera
   const budget = sizeBudget(assembled, kinds, limit === 'auto' ? builder.embeddedK8s : undefined, problems);
   problems.throwIfAny();
   const crds = budget.crds;
+  const outDir = resolve(ctx.cwd, options.outDir ?? DEFAULT_CRD_DIR);
   const files: OutputFile[] = crds.map((crd) => ({
-    path: join(resolve(cwd, outDir), `${crd.spec.group}_${crd.spec.names.plural}.yaml`),
+    path: join(outDir, `${crd.spec.group}_${crd.spec.names.plural}.yaml`),
     content: `---\n${toSortedYaml(crd)}`,
   }));
-  const stale = staleCrdFiles(
-    resolve(cwd, outDir),
-    new Set(files.map((f) => f.path)),
-    new Set(crds.map((c) => c.spec.group)),
-  );
-  const { changed, removed } = writeOutput(files, stale, options.check === true);
-  const rel = (p: string): string => relative(cwd, p);
   return {
-    files: files.map((f) => rel(f.path)),
-    changed: changed.map(rel),
-    removed: removed.map(rel),
+    files,
+    owned: generatedCrdFiles(outDir, new Set(crds.map((c) => c.spec.group))),
     crds,
     sizes: budget.sizes,
     warnings: budget.warnings,
   };
 }
-
 /**
  * Measures every CRD; with `embedded` (the automatic mode) trims descriptions of those over 256 KiB;
  * a CRD over the API server's request limit is a problem (nothing is written).
@@ -123,18 +123,17 @@ function sizeBudget(
 }
 
 /**
- * CRD files in the output folder that op-gen wrote (they carry its version annotation) for a kind of
- * one of `groups` that the API no longer has: a removed or renamed kind, a changed plural. Files of
- * other groups (another API folder may write them here) and files op-gen did not write are never
+ * CRD files in the output folder that op-gen wrote (they carry its version annotation) for one of
+ * `groups`. Those the API no longer has (a removed or renamed kind, a changed plural) are stale; files
+ * of other groups (another API folder may write them here) and files op-gen did not write are never
  * touched.
  */
-function staleCrdFiles(dir: string, wanted: ReadonlySet<string>, groups: ReadonlySet<string>): string[] {
+function generatedCrdFiles(dir: string, groups: ReadonlySet<string>): string[] {
   if (!existsSync(dir)) return [];
   // A cheap first cut by file name (`<group>_<plural>.yaml`); the CRD's own group decides below.
   return readdirSync(dir)
     .filter((f) => /\.ya?ml$/.test(f) && groups.has(f.split('_')[0] ?? ''))
     .map((f) => join(dir, f))
-    .filter((p) => !wanted.has(p))
     .filter((p) => {
       const doc = yamlPackage().parseDocument(readFileSync(p, 'utf8'));
       if (doc.errors.length > 0) return false;

@@ -5,7 +5,14 @@
 import type { ApiKind, ApiModelOptions } from './model.ts';
 import { walkApi } from './model.ts';
 
-export { generateCrds, type GenerateCrdsOptions, type GenerateCrdsResult } from './generate.ts';
+export {
+  crdGenerator,
+  DEFAULT_CRD_DIR,
+  generateCrds,
+  type CrdPlan,
+  type GenerateCrdsOptions,
+  type GenerateCrdsResult,
+} from './generate.ts';
 export type { ApiKind, ApiModelOptions } from './model.ts';
 export type { FieldDoc } from './schema-builder.ts';
 export type { JSONSchemaProps, ValidationRule } from '../../api-types/json-schema.ts';

@@ -6,8 +6,8 @@ import { ProblemsError, type ProblemCollector } from '../../shared/problems.ts';
 import { assertSourcesCompile } from '../../shared/ts-diagnostics.ts';
 import { crdMarkers, type CrdMarker } from '../../markers/crd.ts';
 import type { RawTag, SourceLocation } from '../../markers/index.ts';
-import { findVersionFolders, readGroupVersion } from './discover.ts';
-import { docOf, lineOf } from './doc.ts';
+import { findVersionFolders, readGroupVersion } from '../../source/discover.ts';
+import { docOf, lineOf } from '../../source/doc.ts';
 import { dns1035LabelErrors } from '../../k8s-names/dns.ts';
 import { pluralize } from '../../k8s-names/pluralize.ts';
 import {
@@ -16,10 +16,10 @@ import {
   opGenTypesDir,
   opGenTypesEntry,
   type ApiProgram,
-} from './program.ts';
+} from '../../source/api-program.ts';
 import { SchemaBuilder, type BuiltinSchemas, type FieldDoc } from './schema-builder.ts';
 import type { JSONSchemaProps } from '../../api-types/json-schema.ts';
-import { loadTypeScript } from './typescript.ts';
+import { loadTypeScript } from '../../source/typescript.ts';
 import { sourceError } from './walk-error.ts';
 
 /** One kind in one version, as found in the API sources. */

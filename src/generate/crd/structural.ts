@@ -5,6 +5,142 @@ import { trimDescriptions } from './size-budget.ts';
 
 type Origins = WeakMap<JSONSchemaProps, { path: string; location: SourceLocation }>;
 
+/** What is wrong with a schema node and what to do about it. */
+interface Violation {
+  readonly problem: string;
+  readonly fix: string;
+}
+
+/** One structural rule: the violations of one schema node (its children are checked on their own). */
+type StructuralRule = (node: JSONSchemaProps) => readonly Violation[];
+
+const violation = (problem: string, fix: string): Violation[] => [{ problem, fix }];
+
+const hasType: StructuralRule = (node) =>
+  !node.type &&
+  node['x-kubernetes-int-or-string'] !== true &&
+  node['x-kubernetes-preserve-unknown-fields'] !== true
+    ? violation(
+        'has no type (a structural schema needs one everywhere)',
+        'Give the field a type, or add @preserveUnknownFields',
+      )
+    : [];
+
+const propertiesOrMap: StructuralRule = (node) =>
+  node.properties && node.additionalProperties !== undefined
+    ? violation('has both properties and additionalProperties', 'Move the map into its own field')
+    : [];
+
+const intOrStringShape: StructuralRule = (node) => {
+  if (node['x-kubernetes-int-or-string'] !== true) return [];
+  const types = (node.anyOf ?? []).map((s) => s.type).join(',');
+  return node.type || types !== 'integer,string'
+    ? violation(
+        'is int-or-string but its schema is not anyOf [integer, string]',
+        'Use the IntOrString helper type or @intOrString alone',
+      )
+    : [];
+};
+
+const embeddedResourceObject: StructuralRule = (node) =>
+  node['x-kubernetes-embedded-resource'] && node.type !== 'object'
+    ? violation('@embeddedResource needs an object', 'Use it on an object type')
+    : [];
+
+const noUniqueItems: StructuralRule = (node) =>
+  node.uniqueItems === true
+    ? violation('has uniqueItems: true, which the API server rejects in CRDs', 'Use @listType set instead')
+    : [];
+
+const arrayItems: StructuralRule = (node) =>
+  node.type === 'array' && !node.items
+    ? violation('is an array without items', 'Give the array an element type')
+    : [];
+
+const mapKeysNeedMapList: StructuralRule = (node) =>
+  node['x-kubernetes-list-map-keys'] && node['x-kubernetes-list-type'] !== 'map'
+    ? violation('@listMapKey needs @listType map', 'Add @listType map or remove @listMapKey')
+    : [];
+
+const mapList: StructuralRule = (node) => {
+  if (node['x-kubernetes-list-type'] !== 'map') return [];
+  const keys = node['x-kubernetes-list-map-keys'];
+  const items = node.items;
+  const out: Violation[] = [];
+  if (!keys || keys.length === 0)
+    out.push(...violation('@listType map needs at least one @listMapKey', 'Add @listMapKey <field>'));
+  if (!items || items.type !== 'object' || !items.properties)
+    out.push(
+      ...violation(
+        '@listType map needs elements that are objects',
+        'Use @listType atomic or set for lists of scalars',
+      ),
+    );
+  for (const key of keys ?? []) {
+    const prop = items?.properties?.[key];
+    if (!prop)
+      out.push(
+        ...violation(
+          `@listMapKey ${key}: the elements have no field "${key}"`,
+          'Name a field of the element type',
+        ),
+      );
+    if (!(items?.required ?? []).includes(key) && prop?.default === undefined)
+      out.push(
+        ...violation(
+          `@listMapKey ${key}: the key field must be required or have a @default`,
+          `Make ${key} required (remove the ?)`,
+        ),
+      );
+    if (prop && prop.type !== 'string' && prop.type !== 'integer' && prop.type !== 'boolean')
+      out.push(
+        ...violation(
+          `@listMapKey ${key}: a map key must be a string, integer or boolean`,
+          'Use a scalar key field',
+        ),
+      );
+  }
+  return out;
+};
+
+const setListScalars: StructuralRule = (node) =>
+  node['x-kubernetes-list-type'] === 'set' &&
+  node.items &&
+  (node.items.type === 'object' || node.items.type === 'array')
+    ? violation('@listType set needs scalar elements', 'Use @listType map with @listMapKey for objects')
+    : [];
+
+const defaultFits: StructuralRule = (node) => {
+  if (node.default === undefined) return [];
+  const problem = valueProblem(node.default, node);
+  return problem
+    ? violation(`@default ${JSON.stringify(node.default)} ${problem}`, 'Give a default that fits the type')
+    : [];
+};
+
+/** The rules every node is checked against, in the order their problems are reported. */
+const STRUCTURAL_RULES: readonly StructuralRule[] = [
+  hasType,
+  propertiesOrMap,
+  intOrStringShape,
+  embeddedResourceObject,
+  noUniqueItems,
+  arrayItems,
+  mapKeysNeedMapList,
+  mapList,
+  setListScalars,
+  defaultFits,
+];
+
+/** The kind's `metadata` may only restrict name and generateName (the API server owns the rest). */
+const rootMetadata: StructuralRule = (metadata) => {
+  const allowed = new Set(['name', 'generateName']);
+  const extra = Object.keys(metadata.properties ?? {}).filter((k) => !allowed.has(k));
+  return metadata.type !== 'object' || extra.length > 0
+    ? violation('may only restrict name and generateName', 'Remove other metadata fields from the schema')
+    : [];
+};
+
 /**
  * The structural-schema rules of apiextensions.k8s.io/v1 (and a few API server rejections), checked
  * at generate time so the user gets file:line instead of an API server error at apply time.
@@ -18,132 +154,23 @@ export function checkStructural(
   skip: WeakSet<JSONSchemaProps> = new WeakSet(),
 ): void {
   const problems: Problem[] = [];
-  const fail = (node: JSONSchemaProps, path: string, problem: string, fix: string): void => {
+  const report = (node: JSONSchemaProps, path: string, violations: readonly Violation[]): void => {
     const where = origins.get(node)?.location ?? fallback;
-    problems.push({ text: `${where.file}:${where.line}: ${path}: ${problem}. ${fix}` });
+    for (const v of violations)
+      problems.push({ text: `${where.file}:${where.line}: ${path}: ${v.problem}. ${v.fix}` });
   };
-  const walk = (node: JSONSchemaProps, path: string, inside: { root: boolean }): void => {
+  const walk = (node: JSONSchemaProps, path: string, isRoot: boolean): void => {
     if (skip.has(node)) return;
-    const intOrString = node['x-kubernetes-int-or-string'] === true;
-    const preserve = node['x-kubernetes-preserve-unknown-fields'] === true;
-    if (!node.type && !intOrString && !preserve) {
-      fail(
-        node,
-        path,
-        'has no type (a structural schema needs one everywhere)',
-        'Give the field a type, or add @preserveUnknownFields',
-      );
-    }
-    if (node.properties && node.additionalProperties !== undefined) {
-      fail(node, path, 'has both properties and additionalProperties', 'Move the map into its own field');
-    }
-    if (intOrString) {
-      const types = (node.anyOf ?? []).map((s) => s.type).join(',');
-      if (node.type || types !== 'integer,string') {
-        fail(
-          node,
-          path,
-          'is int-or-string but its schema is not anyOf [integer, string]',
-          'Use the IntOrString helper type or @intOrString alone',
-        );
-      }
-    }
-    if (node['x-kubernetes-embedded-resource'] && node.type !== 'object') {
-      fail(node, path, '@embeddedResource needs an object', 'Use it on an object type');
-    }
-    if (node.uniqueItems === true) {
-      fail(
-        node,
-        path,
-        'has uniqueItems: true, which the API server rejects in CRDs',
-        'Use @listType set instead',
-      );
-    }
-    if (node.type === 'array' && !node.items)
-      fail(node, path, 'is an array without items', 'Give the array an element type');
-    const listType = node['x-kubernetes-list-type'];
-    const keys = node['x-kubernetes-list-map-keys'];
-    if (keys && listType !== 'map')
-      fail(node, path, '@listMapKey needs @listType map', 'Add @listType map or remove @listMapKey');
-    if (listType === 'map') {
-      const items = node.items;
-      if (!keys || keys.length === 0)
-        fail(node, path, '@listType map needs at least one @listMapKey', 'Add @listMapKey <field>');
-      if (!items || items.type !== 'object' || !items.properties) {
-        fail(
-          node,
-          path,
-          '@listType map needs elements that are objects',
-          'Use @listType atomic or set for lists of scalars',
-        );
-      }
-      for (const key of keys ?? []) {
-        const prop = items?.properties?.[key];
-        if (!prop)
-          fail(
-            node,
-            path,
-            `@listMapKey ${key}: the elements have no field "${key}"`,
-            'Name a field of the element type',
-          );
-        if (!(items?.required ?? []).includes(key) && prop?.default === undefined) {
-          fail(
-            node,
-            path,
-            `@listMapKey ${key}: the key field must be required or have a @default`,
-            `Make ${key} required (remove the ?)`,
-          );
-        }
-        if (prop && prop.type !== 'string' && prop.type !== 'integer' && prop.type !== 'boolean') {
-          fail(
-            node,
-            path,
-            `@listMapKey ${key}: a map key must be a string, integer or boolean`,
-            'Use a scalar key field',
-          );
-        }
-      }
-    }
-    if (listType === 'set' && node.items && (node.items.type === 'object' || node.items.type === 'array')) {
-      fail(
-        node,
-        path,
-        '@listType set needs scalar elements',
-        'Use @listType map with @listMapKey for objects',
-      );
-    }
-    if (node.default !== undefined) {
-      const problem = valueProblem(node.default, node);
-      if (problem)
-        fail(
-          node,
-          path,
-          `@default ${JSON.stringify(node.default)} ${problem}`,
-          'Give a default that fits the type',
-        );
-    }
+    for (const rule of STRUCTURAL_RULES) report(node, path, rule(node));
     for (const [name, child] of Object.entries(node.properties ?? {})) {
-      if (inside.root && name === 'metadata') {
-        const allowed = new Set(['name', 'generateName']);
-        const extra = Object.keys(child.properties ?? {}).filter((k) => !allowed.has(k));
-        if (child.type !== 'object' || extra.length > 0) {
-          fail(
-            child,
-            `${path}.metadata`,
-            'may only restrict name and generateName',
-            'Remove other metadata fields from the schema',
-          );
-        }
-        continue;
-      }
-      walk(child, `${path}.${name}`, { root: false });
+      if (isRoot && name === 'metadata') report(child, `${path}.metadata`, rootMetadata(child));
+      else walk(child, `${path}.${name}`, false);
     }
-    if (node.items) walk(node.items, `${path}[]`, { root: false });
-    if (node.additionalProperties && typeof node.additionalProperties === 'object') {
-      walk(node.additionalProperties, `${path}.*`, { root: false });
-    }
+    if (node.items) walk(node.items, `${path}[]`, false);
+    if (node.additionalProperties && typeof node.additionalProperties === 'object')
+      walk(node.additionalProperties, `${path}.*`, false);
   };
-  walk(root, kind, { root: true });
+  walk(root, kind, true);
   if (problems.length > 0) throw new ProblemsError(problems);
 }
 

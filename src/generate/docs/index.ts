@@ -3,59 +3,51 @@
  * CRDs `generate crd` makes (its library, run without writing), so the reference says what the API
  * server enforces.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
-import { writeOutput, type OutputFile } from '../../shared/atomic-write.ts';
+import { join, resolve } from 'node:path';
+import type { OutputFile } from '../../shared/atomic-write.ts';
+import type { GenerateOptions, GenerateResult, Generator } from '../contract.ts';
+import { filesWithHeader } from '../emit.ts';
+import { runGenerator } from '../run.ts';
 import { generateCrds, type CustomResourceDefinition } from '../crd/index.ts';
 import { DOCS_HEADER, renderGroupVersion, type KindEntry } from './render.ts';
 import { readSamples } from './samples.ts';
 
 export { DOCS_HEADER } from './render.ts';
 
-export interface GenerateDocsOptions {
-  /** Project root. */
-  readonly cwd: string;
-  /** API source folder, relative to cwd (default `src/api`). */
-  readonly apiDir?: string;
-  /** Output folder, relative to cwd (default `docs/api`). */
-  readonly outDir?: string;
+export interface GenerateDocsOptions extends GenerateOptions {
   /** Sample objects shown as examples, relative to cwd (default `config/samples`; missing: none). */
   readonly samplesDir?: string;
-  /** Write nothing; report the files that would change. */
-  readonly check?: boolean;
 }
 
-export interface GenerateDocsResult {
-  /** Every reference page, relative to cwd. */
-  readonly files: readonly string[];
-  /** Pages whose content changed (with `check`: would change), stale ones too. */
-  readonly changed: readonly string[];
-  /** Stale pages removed (pages `generate docs` wrote for a group version that is gone). */
-  readonly removed: readonly string[];
-}
+/** Output folder of `generate docs`, relative to the project. */
+export const DEFAULT_DOCS_DIR = 'docs/api';
+
+/**
+ * `op-gen generate docs`: `<outDir>/<group>-<version>.md` for every group version. Pages it wrote
+ * (they start with its header) for a group version that is gone are stale.
+ */
+export const docsGenerator: Generator<GenerateDocsOptions> = {
+  name: 'docs',
+  markers: [],
+  async plan(ctx, options) {
+    const outDir = resolve(ctx.cwd, options.outDir ?? DEFAULT_DOCS_DIR);
+    // The CRDs as `generate crd` makes them, written nowhere (its problems fail this run the same way).
+    const { crds } = await generateCrds({ cwd: ctx.cwd, check: true, apiDir: ctx.apiDir });
+    const samples = readSamples(ctx.cwd, options.samplesDir ?? 'config/samples');
+    const files: OutputFile[] = [...byGroupVersion(crds)].map(([key, kinds]) => {
+      const [group = '', version = ''] = key.split('/');
+      return {
+        path: join(outDir, `${group}-${version}.md`),
+        content: renderGroupVersion(group, version, kinds, samples),
+      };
+    });
+    return { files, owned: filesWithHeader(outDir, DOCS_HEADER, { match: /\.md$/ }) };
+  },
+};
 
 /** Generates `<outDir>/<group>-<version>.md` for every group version; all files or none. */
-export async function generateDocs(options: GenerateDocsOptions): Promise<GenerateDocsResult> {
-  const { cwd } = options;
-  const outDir = resolve(cwd, options.outDir ?? 'docs/api');
-  // The CRDs as `generate crd` makes them, written nowhere (its problems fail this run the same way).
-  const { crds } = await generateCrds({
-    cwd,
-    check: true,
-    ...(options.apiDir === undefined ? {} : { apiDir: options.apiDir }),
-  });
-  const samples = readSamples(cwd, options.samplesDir ?? 'config/samples');
-  const files: OutputFile[] = [...byGroupVersion(crds)].map(([key, kinds]) => {
-    const [group = '', version = ''] = key.split('/');
-    return {
-      path: join(outDir, `${group}-${version}.md`),
-      content: renderGroupVersion(group, version, kinds, samples),
-    };
-  });
-  const wanted = new Set(files.map((f) => f.path));
-  const { changed, removed } = writeOutput(files, stalePages(outDir, wanted), options.check === true);
-  const rel = (p: string): string => relative(cwd, p);
-  return { files: files.map((f) => rel(f.path)), changed: changed.map(rel), removed: removed.map(rel) };
+export function generateDocs(options: GenerateDocsOptions): Promise<GenerateResult> {
+  return runGenerator(docsGenerator, options);
 }
 
 /** Kinds per `group/version`, group versions and kinds sorted by name. */
@@ -73,14 +65,4 @@ function byGroupVersion(crds: readonly CustomResourceDefinition[]): Map<string, 
   for (const list of sorted.values())
     list.sort((a, b) => (a.crd.spec.names.kind < b.crd.spec.names.kind ? -1 : 1));
   return sorted;
-}
-
-/** Pages in the output folder that `generate docs` wrote (they start with its header) and would not write now. */
-function stalePages(dir: string, wanted: ReadonlySet<string>): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.md'))
-    .map((f) => join(dir, f))
-    .filter((p) => !wanted.has(p) && readFileSync(p, 'utf8').startsWith(DOCS_HEADER))
-    .sort();
 }

@@ -2,28 +2,29 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { OpGenError } from '../../errors.ts';
 import { renderConfig, renderInstaller, type Renderer } from '../../installer/index.ts';
-import { writeOutput } from '../../shared/atomic-write.ts';
 import { requireProjectFile } from '../../shared/project-file.ts';
 import { sortKeysDeep } from '../../shared/yaml.ts';
 import { readDeploySettings } from '../webhook/deploy-config.ts';
 import { chartTemplates, HEADER } from './chart.ts';
 import { HELMIGNORE, renderChartYaml, renderValues } from './values.ts';
+import type { GenerateOptions, Generator, GeneratorContext, GeneratorPlan } from '../contract.ts';
+import { runGenerator, type ResultOf } from '../run.ts';
 
-export interface GenerateHelmOptions {
-  readonly cwd: string;
+export interface GenerateHelmOptions extends GenerateOptions {
   /** The manager image in values.yaml (default: config/manager's, as config/default renders it). */
   readonly image?: string;
-  /** Chart folder (default dist/chart). */
-  readonly outDir?: string;
-  readonly check?: boolean;
+  /** Chart folder (`outDir`, default dist/chart). */
   readonly renderer?: Renderer;
 }
 
-export interface GenerateHelmResult {
-  readonly files: string[];
-  readonly changed: string[];
-  readonly removed: string[];
-}
+export type GenerateHelmResult = ResultOf<GeneratorPlan>;
+
+/** `op-gen generate helm` on the generator contract: the chart's files; its old templates are owned. */
+export const helmGenerator: Generator<GenerateHelmOptions> = {
+  name: 'helm',
+  markers: [],
+  plan: planHelm,
+};
 
 function packageVersion(cwd: string): string {
   const path = join(cwd, 'package.json');
@@ -43,8 +44,12 @@ function filesUnder(dir: string): string[] {
  * `op-gen generate helm`: dist/chart (Chart.yaml, values.yaml, templates/) from the objects
  * config/default renders, laid out as kubebuilder's helm plugin (v2-alpha) lays it out.
  */
-export function generateHelm(options: GenerateHelmOptions): GenerateHelmResult {
-  const project = requireProjectFile(options.cwd);
+export function generateHelm(options: GenerateHelmOptions): Promise<GenerateHelmResult> {
+  return runGenerator(helmGenerator, options);
+}
+
+function planHelm(ctx: GeneratorContext, options: GenerateHelmOptions): GeneratorPlan {
+  const project = requireProjectFile(ctx.cwd);
   const rendered = options.image
     ? renderInstaller(options.cwd, options.image, options.renderer).objects
     : renderConfig(join(options.cwd, 'config', 'default'), {
@@ -65,11 +70,7 @@ export function generateHelm(options: GenerateHelmOptions): GenerateHelmResult {
     { path: join(out, '.helmignore'), content: HELMIGNORE },
     ...chart.templates.map((t) => ({ path: join(out, t.path), content: t.content })),
   ];
-  const wanted = new Set(files.map((f) => f.path));
-  // Templates this command wrote before and no longer writes (a webhook removed, ...).
-  const stale = filesUnder(join(out, 'templates')).filter(
-    (f) => !wanted.has(f) && readFileSync(f, 'utf8').includes(HEADER),
-  );
-  const { changed, removed } = writeOutput(files, stale, options.check === true);
-  return { files: files.map((f) => f.path), changed, removed };
+  // Templates this command wrote (its header): those it no longer writes (a webhook removed, ...) are stale.
+  const owned = filesUnder(join(out, 'templates')).filter((f) => readFileSync(f, 'utf8').includes(HEADER));
+  return { files, owned, outDir: out };
 }

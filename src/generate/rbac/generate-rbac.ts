@@ -2,18 +2,19 @@ import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { OpGenError } from '../../errors.ts';
 import { dns1123LabelErrors } from '../../k8s-names/dns.ts';
-import { changedFiles, writeFilesAtomically, type OutputFile } from '../../shared/atomic-write.ts';
-import { ts } from 'ts-morph';
+import type { GenerateOptions, Generator, GeneratorContext, GeneratorPlan } from '../contract.ts';
+import { generatorContext } from '../context.ts';
+import { runGenerator, type ResultOf } from '../run.ts';
+import { ts } from '../../source/ts.ts';
 import { ProblemCollector } from '../../shared/problems.ts';
-import { createApiProgram } from '../crd/program.ts';
-import { readProjectFile } from '../../shared/project-file.ts';
+import { createApiProgram } from '../../source/api-program.ts';
 import { assertSourcesCompile } from '../../shared/ts-diagnostics.ts';
 import { findBuilderUses, rulesForUses } from './infer-rules.ts';
 import { renderRbacManifests } from './manifests.ts';
 import { rolesFromRules, type RoleSpec } from './merge-rules.ts';
 import { rbacMarkerRules } from './rbac-markers.ts';
 import type { RbacRule } from './rule.ts';
-import { loadSourceProgram } from './source-files.ts';
+import { loadSourceProgram } from '../../source/source-program.ts';
 import { StaticEvaluator } from './static-value.ts';
 import { validateRule } from './validate-rule.ts';
 
@@ -21,9 +22,7 @@ export const DEFAULT_ROLE_NAME = 'manager-role';
 export const DEFAULT_SERVICE_ACCOUNT = 'controller-manager';
 export const DEFAULT_OUTPUT_DIR = 'config/rbac';
 
-export interface GenerateRbacOptions {
-  /** Project root (holds op-gen.yaml). */
-  readonly cwd: string;
+export interface GenerateRbacOptions extends GenerateOptions {
   /** Source folders or files to scan, relative to cwd. Default `src`. */
   readonly paths?: readonly string[];
   /** Infer rules from `.for/.owns/.watches` (default true). */
@@ -34,19 +33,34 @@ export interface GenerateRbacOptions {
   /** Overrides the manager's namespace (default `<projectName>-system`, or `system` without a project). */
   readonly namespace?: string;
   readonly serviceAccount?: string;
-  /** Output folder relative to cwd, default `config/rbac`. */
-  readonly outputDir?: string;
 }
 
-export interface RbacPlan {
+export interface RbacPlan extends GeneratorPlan {
   readonly rules: readonly RbacRule[];
   readonly roles: readonly RoleSpec[];
-  readonly files: readonly OutputFile[];
 }
+
+/** `op-gen generate rbac`: config/rbac from `@rbac` markers and the controllers' builders. */
+export const rbacGenerator: Generator<GenerateRbacOptions, RbacPlan> = {
+  name: 'rbac',
+  markers: ['rbac'],
+  plan: (ctx, options) => planRbacIn(ctx, options),
+};
 
 /** Reads the sources and computes every output file; writes nothing. */
 export function planRbac(options: GenerateRbacOptions): RbacPlan {
-  const project = readProjectFile(options.cwd);
+  return planRbacIn(generatorContext(options), options);
+}
+
+/** Generates config/rbac atomically; with `check`, writes nothing and only reports what would change. */
+export function generateRbac(options: GenerateRbacOptions): Promise<GenerateRbacResult> {
+  return runGenerator(rbacGenerator, options);
+}
+
+export type GenerateRbacResult = ResultOf<RbacPlan>;
+
+function planRbacIn(ctx: GeneratorContext, options: GenerateRbacOptions): RbacPlan {
+  const project = ctx.project();
   const roleName = options.roleName ?? project?.rbac?.roleName ?? DEFAULT_ROLE_NAME;
   const namespace = options.namespace ?? (project ? `${project.projectName}-system` : 'system');
   const namespaceErrors = dns1123LabelErrors(namespace);
@@ -55,7 +69,7 @@ export function planRbac(options: GenerateRbacOptions): RbacPlan {
       `--namespace ${namespace}: a namespace is a DNS-1123 label: ${namespaceErrors.join('; ')}`,
     );
   }
-  const outputDir = resolve(options.cwd, options.outputDir ?? DEFAULT_OUTPUT_DIR);
+  const outputDir = resolve(options.cwd, options.outDir ?? DEFAULT_OUTPUT_DIR);
   const source = loadSourceProgram(options.cwd, options.paths ?? ['src']);
   const evaluator = new StaticEvaluator(source.checker, (f) => relative(options.cwd, f).split(sep).join('/'));
 
@@ -112,6 +126,7 @@ export function planRbac(options: GenerateRbacOptions): RbacPlan {
     rules,
     roles,
     files: manifests.map((m) => ({ path: join(outputDir, m.name), content: m.content })),
+    owned: generatedFiles(outputDir),
   };
 }
 
@@ -127,24 +142,19 @@ const GENERATED = new Set([
   'kustomization.yaml',
 ]);
 
+/** The files of the output folder `generate rbac` writes. */
+function generatedFiles(outputDir: string): string[] {
+  if (!existsSync(outputDir)) return [];
+  return readdirSync(outputDir)
+    .filter((name) => GENERATED.has(name))
+    .map((name) => join(outputDir, name))
+    .sort();
+}
+
 /** YAML files someone else put in the output folder (e.g. editor/viewer roles from `create api`). */
 function otherYamlFiles(outputDir: string): string[] {
   if (!existsSync(outputDir)) return [];
   return readdirSync(outputDir)
     .filter((name) => /\.ya?ml$/.test(name) && !GENERATED.has(name))
     .sort();
-}
-
-export interface GenerateRbacResult extends RbacPlan {
-  /** Files whose content changed (written, or out of date with `check`). */
-  readonly changed: readonly string[];
-}
-
-/** Generates config/rbac atomically; with `check`, writes nothing and only reports what would change. */
-export function generateRbac(
-  options: GenerateRbacOptions & { readonly check?: boolean },
-): GenerateRbacResult {
-  const plan = planRbac(options);
-  const changed = options.check ? changedFiles(plan.files) : writeFilesAtomically(plan.files);
-  return { ...plan, changed };
 }

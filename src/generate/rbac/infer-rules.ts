@@ -1,4 +1,5 @@
-import { ts } from 'ts-morph';
+import type { ts as TS } from 'ts-morph';
+import { ts } from '../../source/ts.ts';
 import { OpGenError } from '../../errors.ts';
 import type { RbacRule, RuleOrigin } from './rule.ts';
 import { NotStaticError, type StaticEvaluator, type StaticValue } from './static-value.ts';
@@ -16,9 +17,9 @@ export interface BuilderUse {
 }
 
 /** Whether `expr` is (or is a const bound to) a chain that starts with `.controller(...)`. */
-function isControllerChain(expr: ts.Expression, checker: ts.TypeChecker, depth = 0): boolean {
+function isControllerChain(expr: TS.Expression, checker: TS.TypeChecker, depth = 0): boolean {
   if (depth > 16) return false;
-  let current: ts.Expression = expr;
+  let current: TS.Expression = expr;
   for (;;) {
     if (ts.isParenthesizedExpression(current) || ts.isAwaitExpression(current)) {
       current = current.expression;
@@ -40,7 +41,7 @@ function isControllerChain(expr: ts.Expression, checker: ts.TypeChecker, depth =
   }
 }
 
-function origin(sourceFile: ts.SourceFile, file: string, node: ts.Node, source: string): RuleOrigin {
+function origin(sourceFile: TS.SourceFile, file: string, node: TS.Node, source: string): RuleOrigin {
   const line = sourceFile.getLineAndCharacterOfPosition(node.getStart(sourceFile)).line + 1;
   return { file, line, source };
 }
@@ -53,12 +54,12 @@ function stringField(value: StaticValue, field: string): string | undefined {
 
 /** Finds the builder calls of every controller in a file. */
 export function findBuilderUses(
-  sourceFile: ts.SourceFile,
+  sourceFile: TS.SourceFile,
   file: string,
   evaluator: StaticEvaluator,
 ): BuilderUse[] {
   const uses: BuilderUse[] = [];
-  const visit = (node: ts.Node): void => {
+  const visit = (node: TS.Node): void => {
     if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)) {
       const method = node.expression.name.text;
       const receiver = node.expression.expression;
@@ -73,9 +74,9 @@ export function findBuilderUses(
 }
 
 function readUse(
-  sourceFile: ts.SourceFile,
+  sourceFile: TS.SourceFile,
   file: string,
-  call: ts.CallExpression,
+  call: TS.CallExpression,
   method: BuilderMethod,
   evaluator: StaticEvaluator,
 ): BuilderUse {
@@ -111,7 +112,7 @@ function readUse(
   return { method, group, plural, kind, origin: where };
 }
 
-function methodName(call: ts.CallExpression): ts.Node {
+function methodName(call: TS.CallExpression): TS.Node {
   return ts.isPropertyAccessExpression(call.expression) ? call.expression.name : call.expression;
 }
 

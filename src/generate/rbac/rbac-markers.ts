@@ -1,4 +1,5 @@
-import { ts } from 'ts-morph';
+import type { ts as TS } from 'ts-morph';
+import { ts } from '../../source/ts.ts';
 import { OpGenError } from '../../errors.ts';
 import { goFormLines, goFormProblems } from '../../markers/go-forms.ts';
 import { parseDocComment } from '../../markers/jsdoc.ts';
@@ -8,9 +9,9 @@ import { ProblemsError } from '../../shared/problems.ts';
 import type { RbacRule } from './rule.ts';
 
 /** Every JSDoc block (`/** ... *\/`) of a source file, found through the parser (so never inside strings). */
-export function jsDocComments(sourceFile: ts.SourceFile): ts.CommentRange[] {
+export function jsDocComments(sourceFile: TS.SourceFile): TS.CommentRange[] {
   const text = sourceFile.text;
-  const seen = new Map<number, ts.CommentRange>();
+  const seen = new Map<number, TS.CommentRange>();
   // Comments on the same line as the token before them count as that token's trailing comments.
   const collect = (pos: number): void => {
     const ranges = [
@@ -23,7 +24,7 @@ export function jsDocComments(sourceFile: ts.SourceFile): ts.CommentRange[] {
       }
     }
   };
-  const visit = (node: ts.Node): void => {
+  const visit = (node: TS.Node): void => {
     collect(node.pos);
     ts.forEachChild(node, visit);
     collect(node.end);
@@ -35,7 +36,7 @@ export function jsDocComments(sourceFile: ts.SourceFile): ts.CommentRange[] {
 
 /** The `@rbac` tags of a file's JSDoc comments, with their lines; the problems found on the way. */
 export function findRbacTags(
-  sourceFile: ts.SourceFile,
+  sourceFile: TS.SourceFile,
   display: string = sourceFile.fileName,
   problems: string[] = [],
 ): RawTag[] {
@@ -119,7 +120,7 @@ function commaSeparatedArgs(tag: RawTag, file: string): void {
 }
 
 /** Every `@rbac` rule of a file; all of the file's problems at once. */
-export function rbacMarkerRules(sourceFile: ts.SourceFile, file: string): RbacRule[] {
+export function rbacMarkerRules(sourceFile: TS.SourceFile, file: string): RbacRule[] {
   const problems: string[] = [];
   const rules: RbacRule[] = [];
   for (const tag of findRbacTags(sourceFile, file, problems)) {

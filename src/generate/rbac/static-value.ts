@@ -1,4 +1,5 @@
-import { ts } from 'ts-morph';
+import type { ts as TS } from 'ts-morph';
+import { ts } from '../../source/ts.ts';
 import { BUILTIN_KINDS } from './builtin-kinds.ts';
 
 /** A value read from source without running it. */
@@ -9,8 +10,8 @@ export interface StaticObject {
 
 /** Thrown when an expression cannot be read statically; `node` is the offending expression. */
 export class NotStaticError extends Error {
-  readonly node: ts.Node;
-  constructor(node: ts.Node, reason: string) {
+  readonly node: TS.Node;
+  constructor(node: TS.Node, reason: string) {
     super(reason);
     this.node = node;
   }
@@ -25,7 +26,7 @@ function isObject(value: StaticValue): value is StaticObject {
 }
 
 /** The import a local name comes from: `{ module, name }` for `import { name as local } from 'module'`. */
-function importOf(symbol: ts.Symbol): { module: string; name: string } | undefined {
+function importOf(symbol: TS.Symbol): { module: string; name: string } | undefined {
   const decl = symbol.declarations?.[0];
   if (!decl || !ts.isImportSpecifier(decl)) return undefined;
   const importDecl = decl.parent.parent.parent;
@@ -35,15 +36,15 @@ function importOf(symbol: ts.Symbol): { module: string; name: string } | undefin
 
 /** Reads literals, object literals, `as const`, consts across imports, `defineKind({...})` and `builtinKinds.X`. */
 export class StaticEvaluator {
-  readonly checker: ts.TypeChecker;
+  readonly checker: TS.TypeChecker;
   /** Shows a source file's name in messages (relative to the project root). */
   readonly display: (fileName: string) => string;
-  constructor(checker: ts.TypeChecker, display: (fileName: string) => string = (f) => f) {
+  constructor(checker: TS.TypeChecker, display: (fileName: string) => string = (f) => f) {
     this.checker = checker;
     this.display = display;
   }
 
-  evaluate(node: ts.Expression, depth = 0): StaticValue {
+  evaluate(node: TS.Expression, depth = 0): StaticValue {
     if (depth > MAX_DEPTH) throw new NotStaticError(node, 'the value refers to itself');
     const next = depth + 1;
     if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return node.text;
@@ -94,12 +95,12 @@ export class StaticEvaluator {
     throw new NotStaticError(node, `a ${ts.SyntaxKind[node.kind]} cannot be read without running the code`);
   }
 
-  private member(node: ts.Node, object: StaticValue, key: string): StaticValue {
+  private member(node: TS.Node, object: StaticValue, key: string): StaticValue {
     if (!isObject(object) || !(key in object)) throw new NotStaticError(node, `no property \`${key}\``);
     return object[key] ?? null;
   }
 
-  private evaluateObject(node: ts.ObjectLiteralExpression, depth: number): StaticObject {
+  private evaluateObject(node: TS.ObjectLiteralExpression, depth: number): StaticObject {
     const out: Record<string, StaticValue> = {};
     for (const prop of node.properties) {
       if (ts.isPropertyAssignment(prop)) {
@@ -117,7 +118,7 @@ export class StaticEvaluator {
     return out;
   }
 
-  private propertyName(name: ts.PropertyName): string {
+  private propertyName(name: TS.PropertyName): string {
     if (ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isNumericLiteral(name)) return name.text;
     if (ts.isComputedPropertyName(name)) {
       const key = this.evaluate(name.expression);
@@ -126,14 +127,14 @@ export class StaticEvaluator {
     throw new NotStaticError(name, 'a property name that is not a literal');
   }
 
-  private symbolOf(node: ts.Identifier): ts.Symbol | undefined {
+  private symbolOf(node: TS.Identifier): TS.Symbol | undefined {
     if (ts.isShorthandPropertyAssignment(node.parent) && node.parent.name === node) {
       return this.checker.getShorthandAssignmentValueSymbol(node.parent);
     }
     return this.checker.getSymbolAtLocation(node);
   }
 
-  private evaluateIdentifier(node: ts.Identifier, depth: number): StaticValue {
+  private evaluateIdentifier(node: TS.Identifier, depth: number): StaticValue {
     if (node.text === 'undefined') return null;
     let symbol = this.symbolOf(node);
     if (!symbol) throw new NotStaticError(node, `\`${node.text}\` is not declared`);
@@ -166,7 +167,7 @@ export class StaticEvaluator {
     );
   }
 
-  private evaluateCall(node: ts.CallExpression, depth: number): StaticValue {
+  private evaluateCall(node: TS.CallExpression, depth: number): StaticValue {
     const callee = node.expression;
     let name: string | undefined;
     if (ts.isIdentifier(callee)) {

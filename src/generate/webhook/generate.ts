@@ -1,8 +1,12 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { OpGenError } from '../../errors.ts';
-import { writeOutput, type OutputFile } from '../../shared/atomic-write.ts';
-import { apiGroup, readProjectFile, type ProjectFile } from '../../shared/project-file.ts';
+import type { OutputFile } from '../../shared/atomic-write.ts';
+import { apiGroup, type ProjectFile } from '../../shared/project-file.ts';
+import type { GenerateOptions, Generator, GeneratorContext, GeneratorPlan } from '../contract.ts';
+import { generatorContext } from '../context.ts';
+import { filesWithHeader } from '../emit.ts';
+import { runGenerator, type ResultOf } from '../run.ts';
 import {
   configurationNames,
   webhookConfigurations,
@@ -25,13 +29,9 @@ import {
 } from './deploy-config.ts';
 import { readWebhookMarkers } from './source-markers.ts';
 
-export interface GenerateWebhookOptions {
-  /** Project root. */
-  readonly cwd: string;
+export interface GenerateWebhookOptions extends GenerateOptions {
   /** Source folders or files to scan for `@webhook` markers, relative to cwd. Default `src`. */
   readonly paths?: readonly string[];
-  /** Write nothing; report the files that would change. */
-  readonly check?: boolean;
 }
 
 /** A CRD converted through the webhook, from op-gen.yaml. */
@@ -42,24 +42,22 @@ export interface ConversionKind {
   readonly spokes: readonly string[];
 }
 
-export interface WebhookPlan {
+export interface WebhookPlan extends GeneratorPlan {
   readonly configurations: readonly WebhookConfigurationObject[];
   readonly conversions: readonly ConversionKind[];
-  readonly files: readonly OutputFile[];
-  /** Generated files (op-gen's header) the output no longer has. */
-  readonly stale: readonly string[];
 }
 
-export interface GenerateWebhookResult {
-  /** Every file written or checked, relative to cwd. */
-  readonly files: readonly string[];
-  /** Files whose content changed (with `check`: would change, stale ones included), relative to cwd. */
-  readonly changed: readonly string[];
-  /** Stale generated files removed, relative to cwd. */
-  readonly removed: readonly string[];
-  readonly configurations: readonly WebhookConfigurationObject[];
-  readonly conversions: readonly ConversionKind[];
-}
+export type GenerateWebhookResult = ResultOf<WebhookPlan>;
+
+/**
+ * `op-gen generate webhook`: config/webhook (manifests, Service, kustomization), config/certmanager,
+ * the CRD conversion patches in config/crd, from the `@webhook` markers and op-gen.yaml.
+ */
+export const webhookGenerator: Generator<GenerateWebhookOptions, WebhookPlan> = {
+  name: 'webhook',
+  markers: ['webhook'],
+  plan: (ctx, options) => planWebhooksIn(ctx, options),
+};
 
 /** The kinds op-gen.yaml records with a conversion webhook (on their hub version's entry). */
 export function conversionKinds(project: ProjectFile | undefined): ConversionKind[] {
@@ -80,18 +78,17 @@ export function conversionKinds(project: ProjectFile | undefined): ConversionKin
 
 /** Files with op-gen's webhook header in `dir` (optionally only names starting with `prefix`). */
 function generatedFilesIn(dir: string, prefix = ''): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((f) => f.startsWith(prefix) && /\.ya?ml$/.test(f))
-    .map((f) => join(dir, f))
-    .filter((p) => readFileSync(p, 'utf8').startsWith(HEADER))
-    .sort();
+  return filesWithHeader(dir, HEADER, { match: new RegExp(`^${prefix}[^/]*\\.ya?ml$`) });
 }
 
 /** Reads the markers and op-gen.yaml and computes every output file; writes nothing. */
 export function planWebhooks(options: GenerateWebhookOptions): WebhookPlan {
-  const { cwd } = options;
-  const project = readProjectFile(cwd);
+  return planWebhooksIn(generatorContext(options), options);
+}
+
+function planWebhooksIn(ctx: GeneratorContext, options: GenerateWebhookOptions): WebhookPlan {
+  const { cwd } = ctx;
+  const project = ctx.project();
   const markers = readWebhookMarkers(cwd, options.paths ?? ['src']);
   const configurations = webhookConfigurations(
     markers.webhooks.map(webhookFromMarker),
@@ -136,29 +133,16 @@ export function planWebhooks(options: GenerateWebhookOptions): WebhookPlan {
       'config/crd/kustomization.yaml is missing: the conversion patches are listed there. Restore it from a freshly scaffolded project.',
     );
   }
-  const wanted = new Set(files.map((f) => f.path));
-  const stale = [
+  const owned = [
     ...generatedFilesIn(at('webhook')),
     ...generatedFilesIn(at('certmanager')),
     ...generatedFilesIn(at('crd', 'patches'), 'webhook_in_'),
     ...generatedFilesIn(at('crd'), 'kustomizeconfig'),
-  ].filter((p) => !wanted.has(p));
-  return { configurations, conversions, files, stale };
+  ];
+  return { configurations, conversions, files, owned };
 }
 
-/**
- * `op-gen generate webhook`: config/webhook (manifests, Service, kustomization), config/certmanager,
- * the CRD conversion patches in config/crd; all files at once, stale generated files removed after.
- */
-export function generateWebhooks(options: GenerateWebhookOptions): GenerateWebhookResult {
-  const plan = planWebhooks(options);
-  const { changed, removed } = writeOutput(plan.files, plan.stale, options.check === true);
-  const rel = (p: string): string => relative(options.cwd, p);
-  return {
-    files: plan.files.map((f) => rel(f.path)),
-    changed: changed.map(rel),
-    removed: removed.map(rel),
-    configurations: plan.configurations,
-    conversions: plan.conversions,
-  };
+/** Generates the webhook configuration; all files at once, stale generated files removed after. */
+export function generateWebhooks(options: GenerateWebhookOptions): Promise<GenerateWebhookResult> {
+  return runGenerator(webhookGenerator, options);
 }

@@ -7,6 +7,7 @@ export {
   type GenerateWebhookOptions,
   type GenerateWebhookResult,
   type WebhookPlan,
+  webhookGenerator,
 } from './generate.ts';
 export type { AdmissionWebhook, WebhookConfigurationObject } from './admission.ts';
 export { CONVERSION_PATH, WEBHOOK_PORT } from './deploy-config.ts';

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { relative, sep } from 'node:path';
-import { ts } from 'ts-morph';
+import { ts } from '../../source/ts.ts';
 import { goFormLines, goFormProblems } from '../../markers/go-forms.ts';
 import { parseDocComment } from '../../markers/jsdoc.ts';
 import { webhookMarkers, type WebhookMarker } from '../../markers/webhook.ts';
 import { jsDocComments } from '../rbac/rbac-markers.ts';
-import { listSourceFiles } from '../rbac/source-files.ts';
+import { listSourceFiles } from '../../source/source-program.ts';
 import { ProblemCollector } from '../../shared/problems.ts';
 
 /** `groups=""` names the core group, as in controller-gen; the list parser takes it as `core`. */

@@ -117,7 +117,7 @@ describe(
       const files = await renderClients({
         cwd: fixture,
         apiDir: 'api',
-        out: dir,
+        outDir: dir,
         runtimeModule: join(repo, 'src', 'runtime', 'index.ts'),
       });
       for (const f of files) {

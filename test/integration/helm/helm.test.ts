@@ -77,7 +77,7 @@ function assertTemplateMatchesInstaller(project: string, namespace: string): voi
 describe('the generated Helm chart with helm', { skip: toolSkip('helm') }, () => {
   it('a project with webhooks: helm lint is clean; helm template with default values == dist/install.yaml', async () => {
     const project = await webhookProject();
-    generateHelm({ cwd: project, image: IMAGE, renderer: 'op-gen' });
+    await generateHelm({ cwd: project, image: IMAGE, renderer: 'op-gen' });
     const lint = helm('lint', '--strict', join(project, 'dist/chart'));
     assert.equal(lint.status, 0, `${lint.stdout}${lint.stderr}`);
     assert.doesNotMatch(lint.stdout, /\[(WARNING|ERROR)\]/);
@@ -86,7 +86,7 @@ describe('the generated Helm chart with helm', { skip: toolSkip('helm') }, () =>
 
   it('toggles: webhook, cert-manager, metrics and leader election off', async () => {
     const project = await webhookProject();
-    generateHelm({ cwd: project, image: IMAGE, renderer: 'op-gen' });
+    await generateHelm({ cwd: project, image: IMAGE, renderer: 'op-gen' });
     const t = helm(
       'template',
       'demo',
@@ -122,7 +122,7 @@ describe('the generated Helm chart with helm', { skip: toolSkip('helm') }, () =>
     let project = '';
     before(async () => {
       project = sampleProject();
-      generateHelm({ cwd: project, image: IMAGE, renderer: 'op-gen' });
+      await generateHelm({ cwd: project, image: IMAGE, renderer: 'op-gen' });
       cp = await startControlPlane();
     });
     after(async () => {

@@ -107,7 +107,7 @@ describe(
       const [file] = await renderTypes({
         cwd: dir,
         from: [certCrd],
-        out: 'used',
+        outDir: 'used',
         imports: { types: 'op-gen', runtime: runtimeModule },
       });
       const { writeFilesAtomically } = await import('../../../src/shared/atomic-write.ts');

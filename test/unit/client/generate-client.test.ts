@@ -16,7 +16,7 @@ const fixture = join(repo, 'test', 'fixtures', 'client');
 const goldenDir = join(repo, 'test', 'golden', 'client');
 
 async function assertGolden(cwd: string, apiDir: string, out: string, expected: string[]): Promise<void> {
-  const files = await renderClients({ cwd, apiDir, out });
+  const files = await renderClients({ cwd, apiDir, outDir: out });
   assert.deepEqual(
     files.map((f) => relative(goldenDir, f.path)),
     expected,
@@ -152,7 +152,7 @@ describe('generated clients compile strict-clean, and misuse does not', { timeou
     cpSync(join(fixture, 'api'), join(dir, 'api'), { recursive: true });
     cpSync(join(fixture, 'compile'), dir, { recursive: true });
     writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
-    const files = await renderClients({ cwd: dir, apiDir: 'api', out: 'clients' });
+    const files = await renderClients({ cwd: dir, apiDir: 'api', outDir: 'clients' });
     for (const f of files) {
       mkdirSync(join(f.path, '..'), { recursive: true });
       writeFileSync(f.path, f.content);

@@ -25,23 +25,23 @@ describe('generate crd on the rich fixture API (goldens)', () => {
       'infra.example.com_policies.yaml',
       'shop.example.com_stores.yaml',
     ]);
-    assert.equal(result.changed.length, 3);
+    assert.equal(result.written.length, 3);
     for (const name of names) assertGolden(join(GOLDEN, name), readFileSync(join(out, name), 'utf8'));
   });
 
   it('is deterministic and idempotent: a second run changes nothing', async () => {
     const again = await generateCrds({ cwd: FIXTURE, apiDir: 'api', outDir: out });
-    assert.deepEqual(again.changed, []);
+    assert.deepEqual(again.written, []);
     const check = await generateCrds({ cwd: FIXTURE, apiDir: 'api', outDir: out, check: true });
-    assert.deepEqual(check.changed, []);
+    assert.deepEqual(check.written, []);
   });
 
   it('--check reports changed files and writes nothing', async () => {
     const path = join(out, 'shop.example.com_stores.yaml');
     writeFileSync(path, 'stale\n');
     const check = await generateCrds({ cwd: FIXTURE, apiDir: 'api', outDir: out, check: true });
-    assert.equal(check.changed.length, 1);
-    assert.match(check.changed[0] ?? '', /shop\.example\.com_stores\.yaml$/);
+    assert.equal(check.written.length, 1);
+    assert.match(check.written[0] ?? '', /shop\.example\.com_stores\.yaml$/);
     assert.equal(readFileSync(path, 'utf8'), 'stale\n');
     await generateCrds({ cwd: FIXTURE, apiDir: 'api', outDir: out });
   });

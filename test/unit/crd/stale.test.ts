@@ -37,7 +37,7 @@ describe('generate crd: stale CRD files', () => {
     assert.deepEqual(out(cwd), ['things.example.com_gadgets.yaml', 'things.example.com_things.yaml']);
     api(cwd, 'src/api', 'things.example.com', ['Thing']);
     const check = await generateCrds({ cwd, check: true });
-    assert.deepEqual(check.changed, ['config/crd/bases/things.example.com_gadgets.yaml']);
+    assert.deepEqual(check.stale, ['config/crd/bases/things.example.com_gadgets.yaml']);
     assert.deepEqual(check.removed, []);
     assert.equal(out(cwd).length, 2, '--check removes nothing');
     const r = await generateCrds({ cwd });

@@ -236,7 +236,7 @@ describe('unions: the fixture API', () => {
     try {
       cpSync(join(FIXTURE, 'api-unions'), join(dir, 'src/api'), { recursive: true });
       writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
-      const files = await renderClients({ cwd: dir, out: join(dir, 'src/clients') });
+      const files = await renderClients({ cwd: dir, outDir: join(dir, 'src/clients') });
       for (const f of files) {
         mkdirSync(join(f.path, '..'), { recursive: true });
         writeFileSync(f.path, f.content);

@@ -88,7 +88,7 @@ describe('generate docs on the fixture APIs (goldens)', () => {
 
   it('is deterministic: a second run changes nothing and --check passes', async () => {
     const again = await generateDocs({ cwd: dir });
-    assert.deepEqual(again.changed, []);
+    assert.deepEqual(again.written, []);
     const r = await opGen(dir, 'generate', 'docs', '--check');
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /3 API reference file\(s\) up to date/);

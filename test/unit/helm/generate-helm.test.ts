@@ -24,37 +24,39 @@ function chartFiles(dir: string): Map<string, string> {
 describe('op-gen generate helm', () => {
   it('writes the chart of a scaffolded project with webhooks (golden)', async () => {
     const project = await webhookProject();
-    const result = generateHelm({ cwd: project, image: IMAGE, renderer: 'op-gen' });
-    assert.equal(result.changed.length, result.files.length);
+    const result = await generateHelm({ cwd: project, image: IMAGE, renderer: 'op-gen' });
+    assert.equal(result.written.length, result.files.length);
     assertGoldenDir(join(GOLDEN, 'webhooks'), chartFiles(join(project, 'dist/chart')));
     // Deterministic, and --check agrees.
     assert.deepEqual(
-      generateHelm({ cwd: project, image: IMAGE, renderer: 'op-gen', check: true }).changed,
+      (await generateHelm({ cwd: project, image: IMAGE, renderer: 'op-gen', check: true })).written,
       [],
     );
   });
 
-  it('writes the chart of a project without webhooks: toggles off, no webhook templates (golden)', () => {
+  it('writes the chart of a project without webhooks: toggles off, no webhook templates (golden)', async () => {
     const project = sampleProject();
-    generateHelm({ cwd: project, renderer: 'op-gen' });
+    await generateHelm({ cwd: project, renderer: 'op-gen' });
     assertGoldenDir(join(GOLDEN, 'no-webhooks'), chartFiles(join(project, 'dist/chart')));
     const values = readFileSync(join(project, 'dist/chart/values.yaml'), 'utf8');
     assert.match(values, /webhook:\n {2}enable: false/);
     assert.match(values, /repository: memcached-operator\n {4}tag: latest/);
   });
 
-  it('--check reports an edited template; a stale generated template is removed', () => {
+  it('--check reports an edited template; a stale generated template is removed', async () => {
     const project = sampleProject();
-    generateHelm({ cwd: project, renderer: 'op-gen' });
+    await generateHelm({ cwd: project, renderer: 'op-gen' });
     const manager = join(project, 'dist/chart/templates/manager/manager.yaml');
     writeFileSync(manager, `${readFileSync(manager, 'utf8')}# edited\n`);
-    assert.deepEqual(generateHelm({ cwd: project, renderer: 'op-gen', check: true }).changed, [manager]);
+    assert.deepEqual((await generateHelm({ cwd: project, renderer: 'op-gen', check: true })).written, [
+      relative(project, manager),
+    ]);
     const stale = join(project, 'dist/chart/templates/rbac/gone.yaml');
     writeFileSync(stale, readFileSync(join(project, 'dist/chart/templates/rbac/manager-role.yaml'), 'utf8'));
     const mine = join(project, 'dist/chart/templates/extra/mine.yaml');
     writeFileSync(join(project, 'dist/chart/templates/rbac/mine.yaml'), '# my own template\n');
-    const result = generateHelm({ cwd: project, renderer: 'op-gen' });
-    assert.deepEqual(result.removed, [stale]);
+    const result = await generateHelm({ cwd: project, renderer: 'op-gen' });
+    assert.deepEqual(result.removed, [relative(project, stale)]);
     assert.equal(existsSync(stale), false);
     assert.equal(existsSync(join(project, 'dist/chart/templates/rbac/mine.yaml')), true);
     assert.equal(existsSync(mine), false);

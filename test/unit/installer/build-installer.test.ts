@@ -24,7 +24,7 @@ describe('op-gen build-installer', () => {
     const project = sampleProject();
     const managerKustomization = readFileSync(join(project, 'config/manager/kustomization.yaml'), 'utf8');
     const result = buildInstaller({ cwd: project, image: IMAGE, renderer: 'op-gen' });
-    assert.deepEqual(result.changed, [join(project, 'dist/install.yaml')]);
+    assert.deepEqual(result.written, ['dist/install.yaml']);
     const objects = objectsOf(readFileSync(join(project, 'dist/install.yaml'), 'utf8'));
     assert.deepEqual(
       objects.map((o) => o.kind),
@@ -53,12 +53,12 @@ describe('op-gen build-installer', () => {
     );
     // --check: up to date, then out of date once the image changes; nothing written.
     assert.deepEqual(
-      buildInstaller({ cwd: project, image: IMAGE, renderer: 'op-gen', check: true }).changed,
+      buildInstaller({ cwd: project, image: IMAGE, renderer: 'op-gen', check: true }).written,
       [],
     );
     const before = readFileSync(join(project, 'dist/install.yaml'), 'utf8');
     const check = buildInstaller({ cwd: project, image: `${IMAGE}-rc1`, renderer: 'op-gen', check: true });
-    assert.deepEqual(check.changed, [join(project, 'dist/install.yaml')]);
+    assert.deepEqual(check.written, ['dist/install.yaml']);
     assert.equal(readFileSync(join(project, 'dist/install.yaml'), 'utf8'), before);
   });
 
@@ -71,7 +71,7 @@ describe('op-gen build-installer', () => {
       const ours = readFileSync(join(project, 'dist/install.yaml'), 'utf8');
       const r = buildInstaller({ cwd: project, image: IMAGE, renderer: 'kubectl', check: true });
       assert.equal(r.renderer, 'kubectl');
-      assert.deepEqual(r.changed, []);
+      assert.deepEqual(r.written, []);
       assert.ok(ours.includes(`image: ${IMAGE}`));
     },
   );

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { Command } from 'commander';
-import { availableGenerators } from '../../../src/cli/create-api.ts';
+import { generatorsFor } from '../../../src/cli/create-api.ts';
+import { AFTER_CREATE_API, AFTER_CREATE_WEBHOOK, GENERATOR_NAMES } from '../../../src/generate/registry.ts';
 import { createApi } from '../../../src/scaffold/create-api.ts';
 import { initProject } from '../../../src/scaffold/init.ts';
 import { quietIo, tempDir } from './helpers.ts';
@@ -16,15 +16,18 @@ describe('create api runs the generators op-gen has', () => {
     await initProject({ dir: root, domain: 'example.com', skipInstall: true }, quietIo());
   });
 
-  it('finds the registered generate subcommands, in crd, rbac, client order, skipping absent ones', () => {
-    const program = new Command('op-gen');
-    const generate = program.command('generate');
-    generate.command('client');
-    generate.command('types');
-    generate.command('crd');
-    const api = program.command('create').command('api');
-    const found = availableGenerators(api, { ...quietIo(), cwd: tmp.dir }).map((g) => g.name);
-    assert.deepEqual(found, ['crd', 'client']);
+  it('takes the generators from the registry: crd, rbac, client after create api; webhook after create webhook', () => {
+    const ctx = { ...quietIo(), cwd: tmp.dir };
+    assert.deepEqual(
+      generatorsFor(ctx, AFTER_CREATE_API).map((g) => g.name),
+      ['crd', 'rbac', 'client'],
+    );
+    assert.deepEqual(
+      generatorsFor(ctx, AFTER_CREATE_WEBHOOK).map((g) => g.name),
+      ['webhook'],
+    );
+    for (const name of [...AFTER_CREATE_API, ...AFTER_CREATE_WEBHOOK])
+      assert.ok(GENERATOR_NAMES.includes(name));
   });
 
   it('runs them in order on the project root after writing', async () => {

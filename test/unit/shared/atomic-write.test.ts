@@ -11,7 +11,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { writeFilesAtomically, writeOutput } from '../../../src/shared/atomic-write.ts';
+import { writeFilesAtomically } from '../../../src/shared/atomic-write.ts';
 
 /** Every file and folder under `dir`, relative, sorted: the whole state a failed write must restore. */
 function tree(dir: string): string[] {
@@ -58,13 +58,5 @@ describe('writeFilesAtomically', () => {
     );
     assert.equal(existsSync(join(dir, 'fresh')), false, 'the folders it created are removed');
     assert.deepEqual(tree(dir), before, 'nothing added, nothing removed');
-  });
-
-  it('writeOutput with check touches nothing and counts stale files as changed', () => {
-    const stale = join(dir, 'config', 'a.yaml');
-    const before = tree(dir);
-    const r = writeOutput([{ path: join(dir, 'config', 'b.yaml'), content: 'b\n' }], [stale], true);
-    assert.deepEqual(r, { changed: [join(dir, 'config', 'b.yaml'), stale], removed: [] });
-    assert.deepEqual(tree(dir), before);
   });
 });

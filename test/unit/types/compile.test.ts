@@ -16,7 +16,7 @@ describe('generated types compile, and misuse does not', { timeout: 120_000 }, (
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'op-gen-types-compile-'));
-    await generateTypes({ cwd: dir, from: [fixtures], out: 'types' });
+    await generateTypes({ cwd: dir, from: [fixtures], outDir: 'types' });
     cpSync(join(fixtures, 'compile'), dir, { recursive: true });
     writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
     diagnostics = typeCheck(

@@ -26,7 +26,11 @@ function sink(): { stream: Writable; text: () => string } {
 
 describe('generate types: golden output of the real-world CRDs', () => {
   it('matches test/golden/types (UPDATE_GOLDEN=1 to rewrite)', async () => {
-    const files = await renderTypes({ cwd: repo, from: ['test/fixtures/types'], out: 'test/golden/types' });
+    const files = await renderTypes({
+      cwd: repo,
+      from: ['test/fixtures/types'],
+      outDir: 'test/golden/types',
+    });
     assert.deepEqual(
       files.map((f) => relative(goldenDir, f.path)),
       [
@@ -200,7 +204,7 @@ describe('generate types: bad input names the file and document, and writes noth
   for (const [name, text, message] of cases) {
     it(name, async () => {
       writeFileSync(join(dir, 'z-bad.yaml'), text);
-      await assert.rejects(generateTypes({ cwd: dir, from: ['.'], out: 'out' }), (err: unknown) => {
+      await assert.rejects(generateTypes({ cwd: dir, from: ['.'], outDir: 'out' }), (err: unknown) => {
         assert.ok(err instanceof OpGenError);
         assert.match(err.message, message);
         return true;

@@ -68,7 +68,7 @@ describe(
       const files = await renderTypes({
         cwd: dir,
         from: ['-'],
-        out: 'types',
+        outDir: 'types',
         stdin: () => toYamlDocuments(crds),
       });
       for (const f of files) {

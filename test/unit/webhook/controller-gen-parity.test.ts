@@ -44,7 +44,7 @@ describe('generate webhook matches controller-gen v0.23.0', () => {
   const dir = mkdtempSync(join(tmpdir(), 'op-gen-webhook-parity-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('writes the configurations controller-gen wrote from the same markers', () => {
+  it('writes the configurations controller-gen wrote from the same markers', async () => {
     const tags = readFileSync(markersGo, 'utf8')
       .split('\n')
       .flatMap((line) => toTag(line) ?? []);
@@ -55,7 +55,7 @@ describe('generate webhook matches controller-gen v0.23.0', () => {
       .map((tag, i) => `/**\n * Handler ${i}.\n * ${tag}\n */\nexport class Handler${i} {}\n`)
       .join('\n');
     writeFileSync(join(dir, 'src', 'handlers.ts'), source);
-    generateWebhooks({ cwd: dir });
+    await generateWebhooks({ cwd: dir });
     const ours = parseAllDocuments(
       readFileSync(join(dir, 'config', 'webhook', 'manifests.yaml'), 'utf8'),
     ).map((d) => d.toJS() as unknown);

@@ -1,6 +1,6 @@
 import type { ts as TS } from 'ts-morph';
-import { goFormLines } from '../../markers/go-forms.ts';
-import { parseDocComment, type DocComment } from '../../markers/index.ts';
+import { goFormLines } from '../markers/go-forms.ts';
+import { parseDocComment, type DocComment } from '../markers/index.ts';
 
 const EMPTY: DocComment = { description: '', tags: [], inline: [], goForm: [] };
 

@@ -12,12 +12,12 @@ const OP_GEN_SUBPATH_STUB_DIR = '/__op-gen__/op-gen-subpath/';
 /** op-gen's own entry (the helper types): src/index.ts when run from source, dist/index.d.ts when built. */
 export function opGenTypesEntry(): string {
   const fromSource = import.meta.url.endsWith('.ts');
-  return fileURLToPath(new URL(fromSource ? '../../index.ts' : '../../index.d.ts', import.meta.url));
+  return fileURLToPath(new URL(fromSource ? '../index.ts' : '../index.d.ts', import.meta.url));
 }
 
 /** The folder holding op-gen's helper type declarations (ObjectMeta, PreserveUnknownFields...). */
 export function opGenTypesDir(): string {
-  return fileURLToPath(new URL('../../api-types/', import.meta.url));
+  return fileURLToPath(new URL('../api-types/', import.meta.url));
 }
 
 export interface ApiProgram {

@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { ts as TS } from 'ts-morph';
-import { OpGenError } from '../../errors.ts';
-import { isDns1123Subdomain } from '../../k8s-names/dns.ts';
+import { OpGenError } from '../errors.ts';
+import { isDns1123Subdomain } from '../k8s-names/dns.ts';
 
 /** A version folder: `src/api/<group>/<version>/` with its groupversion.ts. */
 export interface VersionFolder {

@@ -1,7 +1,8 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import { ts } from 'ts-morph';
-import { OpGenError } from '../../errors.ts';
+import type { ts as TS } from 'ts-morph';
+import { ts } from './ts.ts';
+import { OpGenError } from '../errors.ts';
 
 const SKIP_DIRS = new Set(['node_modules', 'dist', '.git']);
 
@@ -38,12 +39,12 @@ export function listSourceFiles(root: string, dirs: readonly string[]): string[]
 
 /** A parsed program over the sources: only those files are loaded (no lib, no node_modules), so it is fast. */
 export interface SourceProgram {
-  readonly program: ts.Program;
-  readonly checker: ts.TypeChecker;
+  readonly program: TS.Program;
+  readonly checker: TS.TypeChecker;
   readonly files: readonly {
     readonly path: string;
     readonly display: string;
-    readonly sourceFile: ts.SourceFile;
+    readonly sourceFile: TS.SourceFile;
   }[];
 }
 
