@@ -54,6 +54,9 @@ describe('--json: the one result shape on stdout', () => {
       unchanged: [],
       stale: [],
       removed: [],
+      // generate crd adds each CRD's size and the size-budget warnings (size-budget.ts).
+      sizes: [{ name: 'things.things.example.com', bytes: 583 }],
+      warnings: [],
       ok: true,
       problems: [],
     });
