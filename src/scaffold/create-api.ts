@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { runGeneratorsAfter, type Generator } from './run-generators.ts';
 import { OpGenError } from '../errors.ts';
 import { writeFilesAtomically } from '../shared/atomic-write.ts';
 import {
@@ -31,10 +32,7 @@ export interface CreateApiOptions {
 }
 
 /** A generator `create api` runs after writing (`generate crd`, `rbac`, `client`, when present). */
-export interface Generator {
-  readonly name: string;
-  run(root: string): Promise<void>;
-}
+export type { Generator } from './run-generators.ts';
 
 export interface CreateApiIo extends ScaffoldIo {
   /** The generators op-gen has right now, in order; `create api` runs them unless skipGenerate. */
@@ -229,26 +227,6 @@ function editRegistries(
   return edited;
 }
 
-/** Runs the generators in order; a failure says the API is written and what to do. */
-async function runGenerators(root: string, kind: string, io: CreateApiIo): Promise<string[]> {
-  const generated: string[] = [];
-  for (const generator of io.generators ?? []) {
-    io.stdout.write(`Running op-gen generate ${generator.name}\n`);
-    try {
-      await generator.run(root);
-    } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      throw new OpGenError(
-        `the ${kind} API is written, but \`op-gen generate ${generator.name}\` failed: ${message}\n` +
-          'Fix the cause, then run `npm run generate`.',
-        { cause: err },
-      );
-    }
-    generated.push(generator.name);
-  }
-  return generated;
-}
-
 /** Validates, renders `templates/create-api`, edits the project's registries and writes it all at once. */
 export async function createApi(options: CreateApiOptions, io: CreateApiIo): Promise<CreateApiResult> {
   const root = resolve(options.dir);
@@ -266,6 +244,6 @@ export async function createApi(options: CreateApiOptions, io: CreateApiIo): Pro
     `Created ${kind} ${apiGroup(project, resource.group)}/${version} (${namespaced ? 'namespaced' : 'cluster-scoped'}` +
       `${controller ? ', with controller' : ', no controller'}): ${all.map((f) => f.path).join(', ')}\n`,
   );
-  const generated = options.skipGenerate ? [] : await runGenerators(root, kind, io);
+  const generated = options.skipGenerate ? [] : await runGeneratorsAfter(root, `the ${kind} API`, io);
   return { resource, files: all.map((f) => f.path), generated };
 }

@@ -13,7 +13,7 @@ import {
   type ProjectWebhooks,
 } from '../shared/project-file.ts';
 import { projectHeader } from './boilerplate.ts';
-import type { Generator } from './create-api.ts';
+import { runGeneratorsAfter, type Generator } from './run-generators.ts';
 import { addKustomizeResource, insertAboveMarker } from './edits.ts';
 import type { ScaffoldIo } from './init.ts';
 import { camelCase, kebabCase } from './names.ts';
@@ -314,21 +314,6 @@ export async function createWebhook(
     .join(', ');
   io.stdout.write(`Created ${what} webhook for ${kind} ${fullGroup}/${version}: ${written.join(', ')}\n`);
 
-  const generated: string[] = [];
-  if (!options.skipGenerate) {
-    for (const generator of io.generators ?? []) {
-      io.stdout.write(`Running op-gen generate ${generator.name}\n`);
-      try {
-        await generator.run(root);
-      } catch (err) {
-        const message = err instanceof Error ? err.message : String(err);
-        throw new OpGenError(
-          `the ${kind} webhook is written, but \`op-gen generate ${generator.name}\` failed: ${message}\nFix the cause, then run \`npm run generate\`.`,
-          { cause: err },
-        );
-      }
-      generated.push(generator.name);
-    }
-  }
+  const generated = options.skipGenerate ? [] : await runGeneratorsAfter(root, `the ${kind} webhook`, io);
   return { resource: { ...resource, webhooks }, files: written, generated };
 }
