@@ -93,6 +93,33 @@ async function buildTools(exitAfter) {
   if (exitAfter) process.exit(0);
 }
 
+/**
+ * Progress of the builds (src/shared/progress.ts): an updating line on a terminal, a plain line every
+ * 30 s elsewhere (CI logs). An installed op-gen has it compiled in dist/; a working tree runs the source.
+ */
+async function loadProgress() {
+  for (const candidate of ['../dist/shared/progress.js', '../src/shared/progress.ts']) {
+    if (!existsSync(fileURLToPath(new URL(candidate, import.meta.url)))) continue;
+    try {
+      return (await import(candidate)).createProgress;
+    } catch {
+      // a source file where type stripping is off: try the next
+    }
+  }
+  return undefined;
+}
+const createProgress = await loadProgress();
+const progress = createProgress
+  ? createProgress({ stream: process.stdout, prefix: 'setup:envtest' })
+  : {
+      start: (step, detail) =>
+        process.stdout.write(`setup:envtest: ${step}${detail ? ` (${detail})` : ''} ...\n`),
+      update: () => undefined,
+      succeed: (message) => process.stdout.write(`setup:envtest: ${message}\n`),
+      fail: (message) => process.stdout.write(`setup:envtest: ${message}\n`),
+      interactive: false,
+    };
+
 if (process.env.KUBEBUILDER_ASSETS) {
   const dir = process.env.KUBEBUILDER_ASSETS;
   const missing = ['kube-apiserver', 'etcd'].filter((b) => !existsSync(join(dir, b)));
@@ -155,33 +182,6 @@ if (go.error || go.status !== 0) {
 }
 
 mkdirSync(cacheDir, { recursive: true });
-
-/**
- * Progress of the builds (src/shared/progress.ts): an updating line on a terminal, a plain line every
- * 30 s elsewhere (CI logs). An installed op-gen has it compiled in dist/; a working tree runs the source.
- */
-async function loadProgress() {
-  for (const candidate of ['../dist/shared/progress.js', '../src/shared/progress.ts']) {
-    if (!existsSync(fileURLToPath(new URL(candidate, import.meta.url)))) continue;
-    try {
-      return (await import(candidate)).createProgress;
-    } catch {
-      // a source file where type stripping is off: try the next
-    }
-  }
-  return undefined;
-}
-const createProgress = await loadProgress();
-const progress = createProgress
-  ? createProgress({ stream: process.stdout, prefix: 'setup:envtest' })
-  : {
-      start: (step, detail) =>
-        process.stdout.write(`setup:envtest: ${step}${detail ? ` (${detail})` : ''} ...\n`),
-      update: () => undefined,
-      succeed: (message) => process.stdout.write(`setup:envtest: ${message}\n`),
-      fail: (message) => process.stdout.write(`setup:envtest: ${message}\n`),
-      interactive: false,
-    };
 
 /** Runs `go build`; Go's own output (errors) goes below the progress line. */
 function goBuild(t, tmp) {

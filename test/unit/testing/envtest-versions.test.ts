@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -88,6 +88,25 @@ describe('Kubernetes release selection (tools/envtest/versions.json)', () => {
     const cached = node([SETUP], { OP_GEN_ENVTEST_DIR: tmp, PATH: '' });
     assert.equal(cached.status, 0, cached.stderr);
     assert.match(cached.stdout, /Kubernetes v1\.37\.2 control plane present in .*; reused/);
+  });
+
+  it('setup:envtest with the control plane cached builds the missing test tools (a failed build is one clear line)', () => {
+    // The path where the control plane is reused but kustomize/helm are missing: it reaches the tool
+    // builds before the control-plane section (a ReferenceError here once: progress not yet defined).
+    for (const b of ['kube-apiserver', 'etcd']) writeFileSync(join(tmp, b), '');
+    const bin = join(tmp, 'fake-go-bin');
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(
+      join(bin, 'go'),
+      '#!/bin/sh\nif [ "$1" = version ]; then echo go version go1.26.8 linux/amd64; exit 0; fi\necho "fake go: build refused" >&2\nexit 1\n',
+    );
+    chmodSync(join(bin, 'go'), 0o755);
+    const r = node([SETUP], { OP_GEN_ENVTEST_DIR: tmp, OP_GEN_TOOLS_DIR: join(tmp, 'tools'), PATH: bin });
+    assert.equal(r.status, 1, r.stderr);
+    assert.match(r.stdout, /control plane present in .*; reused/);
+    assert.match(r.stderr, /fake go: build refused/);
+    assert.match(r.stderr, /building kustomize failed/);
+    assert.doesNotMatch(r.stderr, /ReferenceError|\n\s+at /);
   });
 
   it('setup:envtest: KUBEBUILDER_ASSETS without the binaries is an error, not a build', () => {
