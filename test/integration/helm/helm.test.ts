@@ -10,7 +10,7 @@ import { buildInstaller } from '../../../src/installer/index.ts';
 import { controlPlaneSkip, startControlPlane, type ControlPlane } from '../../../src/testing/index.ts';
 import { toolPath, toolSkip } from '../../helpers/tools.ts';
 import { sampleProject } from '../../unit/bundle/project.ts';
-import { webhookProject } from '../../unit/helm/scaffold.ts';
+import { webhookProject } from '../../unit/scaffold/webhook-project.ts';
 import { getAll, type ManifestObject } from '../installer/cluster-objects.ts';
 
 const IMAGE = 'registry.example.com/demo:0.1.0';

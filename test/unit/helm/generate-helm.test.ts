@@ -4,7 +4,7 @@ import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
 import { generateHelm } from '../../../src/generate/helm/index.ts';
 import { assertGoldenDir } from '../../helpers/golden.ts';
-import { webhookProject } from './scaffold.ts';
+import { webhookProject } from '../scaffold/webhook-project.ts';
 import { sampleProject } from '../bundle/project.ts';
 
 const GOLDEN = new URL('../../golden/helm/', import.meta.url).pathname;

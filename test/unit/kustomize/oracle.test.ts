@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parseAllDocuments } from 'yaml';
 import { renderKustomization, type JsonObject } from '../../../src/kustomize/index.ts';
-import { run } from '../scaffold/helpers.ts';
+import { webhookProject } from '../scaffold/webhook-project.ts';
 import { toolPath, toolSkip } from '../../helpers/tools.ts';
 import { OVERLAYS } from './overlays.ts';
 
@@ -38,37 +37,11 @@ describe("op-gen's kustomize renderer against kustomize build", { skip: toolSkip
   }
 
   describe('a scaffolded project with webhooks and conversion', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'op-gen-kustomize-oracle-'));
-    const root = join(dir, 'demo');
+    let root = '';
     before(async () => {
-      const steps = [
-        ['init', root, '--domain', 'example.com', '--name', 'demo', '--skip-install', '--owner', 'Example'],
-        ['create', 'api', '--group', 'cache', '--version', 'v1', '--kind', 'Memcached', '--cwd', root],
-        ['create', 'api', '--group', 'cache', '--version', 'v2', '--kind', 'Memcached', '--cwd', root],
-        [
-          'create',
-          'webhook',
-          '--group',
-          'cache',
-          '--version',
-          'v1',
-          '--kind',
-          'Memcached',
-          '--defaulting',
-          '--programmatic-validation',
-          '--conversion',
-          '--spoke',
-          'v2',
-          '--cwd',
-          root,
-        ],
-      ];
-      for (const args of steps) {
-        const r = await run(dir, ...args);
-        assert.equal(r.code, 0, `op-gen ${args.join(' ')}: ${r.out}${r.err}`);
-      }
+      root = await webhookProject();
     });
-    after(() => rmSync(dir, { recursive: true, force: true }));
+    after(() => rmSync(dirname(root), { recursive: true, force: true }));
     for (const folder of ['default', 'manifests', 'samples', 'crd', 'webhook', 'rbac', 'manager']) {
       it(`config/${folder}: same objects as kustomize build`, () =>
         assertSameRender(join(root, 'config', folder)));

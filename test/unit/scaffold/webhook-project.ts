@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { run } from '../scaffold/helpers.ts';
+import { run } from './helpers.ts';
 
 let template: string | undefined;
 
@@ -12,7 +12,7 @@ let template: string | undefined;
  */
 export async function webhookProject(): Promise<string> {
   if (!template) {
-    const dir = mkdtempSync(join(tmpdir(), 'op-gen-helm-tpl-'));
+    const dir = mkdtempSync(join(tmpdir(), 'op-gen-webhook-tpl-'));
     const root = join(dir, 'demo');
     const steps = [
       ['init', root, '--domain', 'example.com', '--name', 'demo', '--skip-install', '--owner', 'Example'],
@@ -42,7 +42,7 @@ export async function webhookProject(): Promise<string> {
     }
     template = root;
   }
-  const copy = join(mkdtempSync(join(tmpdir(), 'op-gen-helm-')), 'demo');
+  const copy = join(mkdtempSync(join(tmpdir(), 'op-gen-webhook-project-')), 'demo');
   cpSync(template, copy, { recursive: true });
   return copy;
 }
