@@ -8,12 +8,11 @@
  * `@typescript/typescript6` wraps, and `typescript7`), so the project's own versions do not matter.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ROOT, writeBenchResult } from './compare/tools.ts';
 
-const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const compilers = {
   ts6: join(ROOT, 'node_modules/@typescript/old/bin/tsc'),
@@ -92,26 +91,17 @@ const summary = Object.fromEntries(
     },
   ]),
 );
-const date = new Date().toISOString();
-mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
-const file = join(ROOT, 'bench/results', `typescript7-${date.slice(0, 10)}.json`);
-writeFileSync(
-  file,
-  `${JSON.stringify(
-    {
-      date,
-      machine: { cpus: cpus().length, loadavg1mBefore: loadBefore, loadavg1mAfter: loadavg()[0] },
-      versions: { node: process.version, ts6: '6.0.3 (@typescript/typescript6 6.0.2)', ts7: '7.0.2' },
-      settings: {
-        runs: RUNS,
-        alternating: true,
-        project: project ? 'op-gen init + create api (Memcached)' : null,
-      },
-      runs,
-      summary,
+writeBenchResult(
+  'typescript7',
+  {
+    versions: { node: process.version, ts6: '6.0.3 (@typescript/typescript6 6.0.2)', ts7: '7.0.2' },
+    settings: {
+      runs: RUNS,
+      alternating: true,
+      project: project ? 'op-gen init + create api (Memcached)' : null,
     },
-    null,
-    2,
-  )}\n`,
+    runs,
+    summary,
+  },
+  { loadavg1mBefore: loadBefore, loadavg1mAfter: loadavg()[0] },
 );
-console.log(`wrote ${file}`);

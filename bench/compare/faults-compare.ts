@@ -7,9 +7,7 @@
  * controller-runtime) and writes bench/results/faults-<date>.json with the load average around each
  * side's run. Options: --objects (150) --rounds (3) --faults (all).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { startControlPlane } from '../../src/testing/index.ts';
 import { Cluster } from '../../test/faults/cluster.ts';
@@ -24,7 +22,7 @@ import {
   type Figures,
 } from '../../test/faults/scenarios.ts';
 import { summarize } from './peak-rss.ts';
-import { goOperator, ROOT } from './tools.ts';
+import { CONTROLLER_RUNTIME_VERSION, goOperator, writeBenchResult } from './tools.ts';
 
 type Side = 'op-gen' | 'controller-runtime';
 type Scenario = (env: FaultEnv, ns: string) => Promise<Figures>;
@@ -149,29 +147,12 @@ for (const r of rows) {
     `${r.fault.padEnd(20)}${r.figure.padEnd(28)}${String(Math.round(r.opGen)).padStart(6)}   ${String(r.controllerRuntime === undefined ? '-' : Math.round(r.controllerRuntime)).padStart(18)}   ${r.ratio === undefined ? '-' : r.ratio.toFixed(2)}`,
   );
 }
-const date = new Date().toISOString().slice(0, 10);
-const file = join(ROOT, 'bench/results', `faults-${date}.json`);
-mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
-writeFileSync(
-  file,
-  `${JSON.stringify(
-    {
-      date: new Date().toISOString(),
-      machine: {
-        cpus: cpus().length,
-        cpuModel: cpus()[0]?.model,
-        memoryGiB: Math.round(totalmem() / 2 ** 30),
-      },
-      node: process.version,
-      controllerRuntime: 'v0.22.5',
-      objects,
-      rounds,
-      loadavg1: { min: Math.min(...loads), max: Math.max(...loads) },
-      runs: results,
-      medians: rows,
-    },
-    null,
-    2,
-  )}\n`,
-);
-console.log(`\nresults written to ${file}`);
+writeBenchResult('faults', {
+  node: process.version,
+  controllerRuntime: CONTROLLER_RUNTIME_VERSION,
+  objects,
+  rounds,
+  loadavg1: { min: Math.min(...loads), max: Math.max(...loads) },
+  runs: results,
+  medians: rows,
+});

@@ -9,9 +9,7 @@
  * --objects --runtime-runs --workers --skip-runtime --skip-types --skip-latency.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { writeCharts } from './charts.ts';
 import { measureCliLatency, printCliLatency } from './cli-latency.ts';
@@ -19,7 +17,13 @@ import { compareCrdGeneration, printCrdComparison, type CrdComparison } from './
 import { compareTypesGeneration, printTypesComparison } from './types-compare.ts';
 import { compareRuntimes, printRuntimeComparison } from './runtime-compare.ts';
 import { ENVTEST_K8S_VERSION } from '../../src/testing/binaries.ts';
-import { CONTROLLER_GEN_VERSION, hasGo, ROOT } from './tools.ts';
+import {
+  CONTROLLER_GEN_VERSION,
+  CONTROLLER_RUNTIME_VERSION,
+  hasGo,
+  ROOT,
+  writeBenchResult,
+} from './tools.ts';
 
 const { values } = parseArgs({
   options: {
@@ -71,40 +75,26 @@ const runtime = values['skip-runtime']
     });
 if (runtime) printRuntimeComparison(runtime);
 
-const date = new Date().toISOString().slice(0, 10);
-const out = join(ROOT, 'bench/results', `${date}.json`);
-mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
 const go = spawnSync('go', ['version'], { encoding: 'utf8' });
-writeFileSync(
-  out,
-  `${JSON.stringify(
-    {
-      date: new Date().toISOString(),
-      machine: {
-        cpus: cpus().length,
-        cpuModel: cpus()[0]?.model,
-        memoryGiB: Math.round(totalmem() / 2 ** 30),
-        // The machine is shared: 1/5/15-minute load averages when the run started and ended.
-        loadAverage: { start: loadBefore, end: loadavg() },
-      },
-      versions: {
-        node: process.version,
-        go: go.stdout?.trim() || 'missing',
-        controllerGen: CONTROLLER_GEN_VERSION,
-        controllerRuntime: 'v0.22.5',
-        // The release the control plane ran (OP_GEN_K8S_VERSION, default tools/envtest/versions.json).
-        kubernetes: `v${ENVTEST_K8S_VERSION}`,
-      },
-      crd,
-      crdScaling,
-      types,
-      cliLatency,
-      runtime,
+writeBenchResult(
+  undefined,
+  {
+    versions: {
+      node: process.version,
+      go: go.stdout?.trim() || 'missing',
+      controllerGen: CONTROLLER_GEN_VERSION,
+      controllerRuntime: CONTROLLER_RUNTIME_VERSION,
+      // The release the control plane ran (OP_GEN_K8S_VERSION, default tools/envtest/versions.json).
+      kubernetes: `v${ENVTEST_K8S_VERSION}`,
     },
-    null,
-    2,
-  )}\n`,
+    crd,
+    crdScaling,
+    types,
+    cliLatency,
+    runtime,
+  },
+  // The machine is shared: 1/5/15-minute load averages when the run started and ended.
+  { loadAverage: { start: loadBefore, end: loadavg() } },
 );
-console.log(`\nresults written to ${out}`);
 for (const chart of writeCharts()) console.log(`chart written to ${chart}`);
 if (crdScaling.some((c) => c.equivalent === false)) process.exitCode = 1;

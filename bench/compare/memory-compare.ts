@@ -14,9 +14,9 @@
  * Options: --sizes 0,1000,5000,20000 --rounds 3 --peak-objects 2000 (0: skip) --heap-snapshot
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CoreV1Api } from '@kubernetes/client-node';
@@ -26,7 +26,7 @@ import { summarizeHeap, printHeapSummary, type HeapRow } from './heap-summary.ts
 import { peakRssMb, summarize } from './peak-rss.ts';
 import { installBenchCrd, runOnce, type Side } from './runtime-compare.ts';
 import { createBenchApps } from './runtime-load.ts';
-import { goOperator, ROOT } from './tools.ts';
+import { CONTROLLER_RUNTIME_VERSION, goOperator, ROOT, writeBenchResult } from './tools.ts';
 
 const { values } = parseArgs({
   options: {
@@ -279,31 +279,14 @@ if (peak)
     `\nPeak RSS at ${peakObjects} objects (full reconcile, 1 worker): op-gen ${peak.opGenMb?.toFixed(1)} MB, controller-runtime ${peak.controllerRuntimeMb?.toFixed(1) ?? '-'} MB, ratio ${peak.ratio?.toFixed(2) ?? '-'}`,
   );
 
-const date = new Date().toISOString().slice(0, 10);
-const file = join(ROOT, 'bench/results', `memory-${date}.json`);
-mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
-writeFileSync(
-  file,
-  `${JSON.stringify(
-    {
-      date: new Date().toISOString(),
-      machine: {
-        cpus: cpus().length,
-        cpuModel: cpus()[0]?.model,
-        memoryGiB: Math.round(totalmem() / 2 ** 30),
-      },
-      node: process.version,
-      nodeArgs: process.env.OP_GEN_BENCH_NODE_ARGS ?? '',
-      controllerRuntime: 'v0.22.5',
-      rounds,
-      curve,
-      peak,
-      heaps,
-      cacheRuns,
-      peakRuns,
-    },
-    null,
-    2,
-  )}\n`,
-);
-console.log(`\nresults written to ${file}`);
+writeBenchResult('memory', {
+  node: process.version,
+  nodeArgs: process.env.OP_GEN_BENCH_NODE_ARGS ?? '',
+  controllerRuntime: CONTROLLER_RUNTIME_VERSION,
+  rounds,
+  curve,
+  peak,
+  heaps,
+  cacheRuns,
+  peakRuns,
+});

@@ -1,11 +1,14 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, homedir, totalmem } from 'node:os';
 import { join } from 'node:path';
 
 export const ROOT = new URL('../..', import.meta.url).pathname;
 export const CONTROLLER_GEN_VERSION = 'v0.23.0';
+/** The controller-runtime the Go bench programs build against (their go.mod). */
+export const CONTROLLER_RUNTIME_VERSION = 'v0.22.5';
+export const RESULTS_DIR = join(ROOT, 'bench/results');
 const cacheBin = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'op-gen', 'bin');
 
 export function hasGo(): boolean {
@@ -94,4 +97,34 @@ export function measure(
       resolve({ wallMs, peakRssMb: kb / 1024 });
     });
   });
+}
+
+/**
+ * Writes one bench run's results, `bench/results/<name>-<yyyy-mm-dd>.json` (`<yyyy-mm-dd>.json`
+ * without a name: bench:compare's, the files charts.ts reads), as
+ * `{ date, machine: { cpus, cpuModel, memoryGiB, ...machine }, ...payload }`, two-space JSON and a
+ * final newline. `machine` adds to the machine block (bench:compare's load averages). Returns the path.
+ */
+export function writeBenchResult(
+  name: string | undefined,
+  payload: Readonly<Record<string, unknown>>,
+  machine: Readonly<Record<string, unknown>> = {},
+  dir = RESULTS_DIR,
+): string {
+  const date = new Date().toISOString();
+  const file = join(dir, `${name ? `${name}-` : ''}${date.slice(0, 10)}.json`);
+  const document = {
+    date,
+    machine: {
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model,
+      memoryGiB: Math.round(totalmem() / 2 ** 30),
+      ...machine,
+    },
+    ...payload,
+  };
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(file, `${JSON.stringify(document, null, 2)}\n`);
+  console.log(`\nresults written to ${file}`);
+  return file;
 }

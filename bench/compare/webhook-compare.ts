@@ -10,8 +10,7 @@
  * Options: --creates 2000 --concurrency 32 --rounds 3. Writes bench/results/webhook-<date>.json.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
@@ -24,7 +23,7 @@ import {
   startControlPlane,
 } from '../../src/testing/index.ts';
 import { peakRssMb, summarize, type Summary } from './peak-rss.ts';
-import { goWebhook, hasGo, ROOT } from './tools.ts';
+import { CONTROLLER_RUNTIME_VERSION, goWebhook, hasGo, ROOT, writeBenchResult } from './tools.ts';
 
 type Side = 'op-gen' | 'controller-runtime' | 'no webhook';
 
@@ -337,27 +336,14 @@ if (ratios)
       (ratios.rss ? `, RSS ${ratios.rss.toFixed(2)}×` : ''),
   );
 
-const date = new Date().toISOString().slice(0, 10);
-const out = join(ROOT, 'bench/results', `webhook-${date}.json`);
-mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
-writeFileSync(
-  out,
-  `${JSON.stringify(
-    {
-      date: new Date().toISOString(),
-      machine: {
-        cpus: cpus().length,
-        cpuModel: cpus()[0]?.model,
-        memoryGiB: Math.round(totalmem() / 2 ** 30),
-      },
-      versions: { node: process.version, controllerRuntime: 'v0.22.5', kubernetes: ENVTEST_K8S_VERSION },
-      settings: { creates: CREATES, concurrency: CONCURRENCY, rounds: ROUNDS, warmup: WARMUP },
-      runs,
-      summary: { opGen, controllerRuntime: cr, noWebhook: summary('no webhook') },
-      ratios,
-    },
-    null,
-    2,
-  )}\n`,
-);
-console.log(`\nresults written to ${out}`);
+writeBenchResult('webhook', {
+  versions: {
+    node: process.version,
+    controllerRuntime: CONTROLLER_RUNTIME_VERSION,
+    kubernetes: ENVTEST_K8S_VERSION,
+  },
+  settings: { creates: CREATES, concurrency: CONCURRENCY, rounds: ROUNDS, warmup: WARMUP },
+  runs,
+  summary: { opGen, controllerRuntime: cr, noWebhook: summary('no webhook') },
+  ratios,
+});
