@@ -16,7 +16,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
@@ -53,12 +52,7 @@ func (in *BenchApp) DeepCopyInto(out *BenchApp) {
 	out.TypeMeta = in.TypeMeta
 	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
 	out.Spec = in.Spec
-	if in.Status.Conditions != nil {
-		out.Status.Conditions = make([]metav1.Condition, len(in.Status.Conditions))
-		for i := range in.Status.Conditions {
-			in.Status.Conditions[i].DeepCopyInto(&out.Status.Conditions[i])
-		}
-	}
+	out.Status.Conditions = deepCopyConditions(in.Status.Conditions)
 }
 
 func (in *BenchApp) DeepCopyObject() runtime.Object {
@@ -71,12 +65,7 @@ func (in *BenchAppList) DeepCopyObject() runtime.Object {
 	out := new(BenchAppList)
 	*out = *in
 	in.ListMeta.DeepCopyInto(&out.ListMeta)
-	if in.Items != nil {
-		out.Items = make([]BenchApp, len(in.Items))
-		for i := range in.Items {
-			in.Items[i].DeepCopyInto(&out.Items[i])
-		}
-	}
+	out.Items = deepCopyItems(in.Items, (*BenchApp).DeepCopyInto)
 	return out
 }
 
@@ -145,34 +134,16 @@ func main() {
 	flag.Parse()
 	ctrl.SetLogger(zap.New(zap.UseDevMode(false)))
 
-	scheme := runtime.NewScheme()
-	_ = clientgoscheme.AddToScheme(scheme)
-	scheme.AddKnownTypes(groupVersion, &BenchApp{}, &BenchAppList{})
-	metav1.AddToGroupVersion(scheme, groupVersion)
-
+	scheme := newScheme(groupVersion, &BenchApp{}, &BenchAppList{})
 	cfg := ctrl.GetConfigOrDie()
 	cfg.QPS = float32(*qps)
 	cfg.Burst = *burst
-	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
+	mgr := newManager(cfg, ctrl.Options{
 		Scheme:                 scheme,
 		Metrics:                metricsserver.Options{BindAddress: *metricsAddr},
 		HealthProbeBindAddress: "0",
 	})
-	if err != nil {
-		os.Stderr.WriteString(err.Error() + "\n")
-		os.Exit(1)
-	}
-	err = ctrl.NewControllerManagedBy(mgr).
-		For(&BenchApp{}).
-		Owns(&appsv1.Deployment{}).
-		WithOptions(controller.Options{MaxConcurrentReconciles: *workers}).
-		Complete(&reconciler{Client: mgr.GetClient(), scheme: scheme, readOnly: *readOnly})
-	if err != nil {
-		os.Stderr.WriteString(err.Error() + "\n")
-		os.Exit(1)
-	}
-	if err := mgr.Start(ctrl.SetupSignalHandler()); err != nil {
-		os.Stderr.WriteString(err.Error() + "\n")
-		os.Exit(1)
-	}
+	completeController(mgr, &BenchApp{}, controller.Options{MaxConcurrentReconciles: *workers},
+		&reconciler{Client: mgr.GetClient(), scheme: scheme, readOnly: *readOnly})
+	startManager(mgr)
 }

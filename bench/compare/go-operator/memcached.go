@@ -23,11 +23,11 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/tools/record"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
@@ -69,12 +69,7 @@ func (in *Memcached) DeepCopyInto(out *Memcached) {
 		size := *in.Spec.Size
 		out.Spec.Size = &size
 	}
-	if in.Status.Conditions != nil {
-		out.Status.Conditions = make([]metav1.Condition, len(in.Status.Conditions))
-		for i := range in.Status.Conditions {
-			in.Status.Conditions[i].DeepCopyInto(&out.Status.Conditions[i])
-		}
-	}
+	out.Status.Conditions = deepCopyConditions(in.Status.Conditions)
 }
 
 func (in *Memcached) DeepCopyObject() runtime.Object {
@@ -87,12 +82,7 @@ func (in *MemcachedList) DeepCopyObject() runtime.Object {
 	out := new(MemcachedList)
 	*out = *in
 	in.ListMeta.DeepCopyInto(&out.ListMeta)
-	if in.Items != nil {
-		out.Items = make([]Memcached, len(in.Items))
-		for i := range in.Items {
-			in.Items[i].DeepCopyInto(&out.Items[i])
-		}
-	}
+	out.Items = deepCopyItems(in.Items, (*Memcached).DeepCopyInto)
 	return out
 }
 
@@ -239,10 +229,7 @@ func runMemcached(args []string) {
 	_ = fs.Parse(args)
 	ctrl.SetLogger(zap.New(zap.UseDevMode(false), zap.WriteTo(os.Stderr)))
 
-	scheme := runtime.NewScheme()
-	_ = clientgoscheme.AddToScheme(scheme)
-	scheme.AddKnownTypes(memcachedGV, &Memcached{}, &MemcachedList{})
-	metav1.AddToGroupVersion(scheme, memcachedGV)
+	scheme := newScheme(memcachedGV, &Memcached{}, &MemcachedList{})
 
 	namespace := os.Getenv("POD_NAMESPACE")
 	if namespace == "" {
@@ -260,21 +247,10 @@ func runMemcached(args []string) {
 	if *watchNamespace != "" {
 		opts.Cache = cache.Options{DefaultNamespaces: map[string]cache.Config{*watchNamespace: {}}}
 	}
-	mgr, err := ctrl.NewManager(ctrl.GetConfigOrDie(), opts)
-	if err != nil {
-		os.Stderr.WriteString(err.Error() + "\n")
-		os.Exit(1)
-	}
-	err = ctrl.NewControllerManagedBy(mgr).
-		For(&Memcached{}).
-		Owns(&appsv1.Deployment{}).
-		Complete(&memcachedReconciler{
-			Client: mgr.GetClient(), scheme: scheme, recorder: mgr.GetEventRecorderFor(fieldManager),
-		})
-	if err != nil {
-		os.Stderr.WriteString(err.Error() + "\n")
-		os.Exit(1)
-	}
+	mgr := newManager(ctrl.GetConfigOrDie(), opts)
+	completeController(mgr, &Memcached{}, controller.Options{}, &memcachedReconciler{
+		Client: mgr.GetClient(), scheme: scheme, recorder: mgr.GetEventRecorderFor(fieldManager),
+	})
 	// The moments the fault suite watches, in op-gen's log format.
 	_ = mgr.Add(manager.RunnableFunc(func(ctx context.Context) error {
 		if mgr.GetCache().WaitForCacheSync(ctx) {
@@ -290,10 +266,7 @@ func runMemcached(args []string) {
 			logLine("acquired the leader lease")
 		}()
 	}
-	if err := mgr.Start(ctrl.SetupSignalHandler()); err != nil {
-		os.Stderr.WriteString(err.Error() + "\n")
-		os.Exit(1)
-	}
+	startManager(mgr)
 	if *leaderElect {
 		logLine("released the leader lease")
 	}
