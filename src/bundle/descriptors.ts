@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadApiModel } from '../generate/crd/index.ts';
+import { loadApiModel } from '../generate/api-model.ts';
 import { OpGenError } from '../errors.ts';
 import { csvMarkers, type CsvMarker } from '../markers/csv.ts';
 import type { RawTag } from '../markers/types.ts';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OpGenError } from '../../errors.ts';
-import type { ApiKind } from '../crd/index.ts';
+import type { ApiKindInfo } from '../api-model.ts';
 
 /** What the client template needs to know about one served version of one kind. */
 export interface ClientKind {
@@ -21,7 +21,7 @@ export interface ClientKind {
 }
 
 /** Served kinds of the API model, with the declaration name read from the source line of the kind. */
-export function clientKinds(kinds: readonly ApiKind[], cwd: string, apiDir: string): ClientKind[] {
+export function clientKinds(kinds: readonly ApiKindInfo[], cwd: string, apiDir: string): ClientKind[] {
   const sources = new Map<string, string[]>();
   const lines = (file: string): string[] => {
     let text = sources.get(file);

@@ -9,7 +9,7 @@ import type { GenerateOptions, GenerateResult, Generator, GeneratorContext } fro
 import { generatorContext } from '../context.ts';
 import { filesWithHeader } from '../emit.ts';
 import { runGenerator } from '../run.ts';
-import { loadApiModel } from '../crd/index.ts';
+import { loadApiKinds } from '../api-model.ts';
 import { clientKinds } from './client-kinds.ts';
 import { renderClient } from './render-client.ts';
 
@@ -58,7 +58,7 @@ async function planClientFiles(
   outDir: string,
 ): Promise<OutputFile[]> {
   const { apiDir } = ctx;
-  const kinds = clientKinds(await loadApiModel({ cwd: ctx.cwd, apiDir }), ctx.cwd, apiDir);
+  const kinds = clientKinds(await loadApiKinds({ cwd: ctx.cwd, apiDir }), ctx.cwd, apiDir);
   if (kinds.length === 0) {
     throw new OpGenError(
       `${join(apiDir)}: no served kind found (an exported interface with @kind). Create one with \`op-gen create api\`.`,

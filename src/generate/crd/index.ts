@@ -1,9 +1,7 @@
 /**
- * `op-gen generate crd` as a library: the bundle, client and scaffold generators use loadApiModel to
- * read the API sources the same way the CRD generator does.
+ * `op-gen generate crd` as a library. Other generators read the API sources through
+ * generate/api-model.ts (re-exported here as `loadApiModel`), which sees no schema.
  */
-import type { ApiKind, ApiModelOptions } from './model.ts';
-import { walkApi } from './model.ts';
 
 export {
   crdGenerator,
@@ -26,22 +24,4 @@ export {
   type DescriptionLimit,
 } from './size-budget.ts';
 
-/** Every kind in the API sources (each version separately), with the docs and tags of the kind and its fields. */
-export async function loadApiModel(options: ApiModelOptions): Promise<ApiKind[]> {
-  const { kinds, problems } = await walkApi(options, { collectDocs: true });
-  problems.throwIfAny();
-  return kinds.map((k) => ({
-    group: k.group,
-    version: k.version,
-    kind: k.kind,
-    plural: k.plural,
-    singular: k.singular,
-    namespaced: k.namespaced,
-    storage: k.storage,
-    served: k.served,
-    description: k.description,
-    tags: k.tags,
-    fields: k.fields,
-    location: k.location,
-  }));
-}
+export { loadApiModel } from '../api-model.ts';
