@@ -4,7 +4,7 @@ import type { OutputFile } from '../shared/atomic-write.ts';
 import { sortKeysDeep, toYaml } from '../shared/yaml.ts';
 import { opGenVersion } from '../version.ts';
 import type { OwnedCrdExtras } from './descriptors.ts';
-import type { BundleInputs, CrdManifest, PolicyRule } from './inputs.ts';
+import type { BundleInputs, CrdManifest, DeploymentManifest, PolicyRule } from './inputs.ts';
 import type { Located, Manifest } from './manifests.ts';
 import { imageReferenceErrors } from '../k8s-names/image-reference.ts';
 import { isRfc3339 } from '../k8s-names/rfc3339.ts';
@@ -68,7 +68,7 @@ function check(options: BundleOptions, inputs: BundleInputs): void {
       `--default-channel ${options.defaultChannel} is not one of --channels ${options.channels.join(',')}`,
     );
   }
-  const pkg = options.packageName ?? inputs.project.projectName;
+  const pkg = packageName(inputs, options);
   if (!isDnsSubdomain(pkg)) throw new OpGenError(`--package ${pkg}: not a DNS-1123 name`);
   if (inputs.crds.length === 0) {
     throw new OpGenError(
@@ -140,49 +140,49 @@ export interface BuiltBundle {
   readonly warnings: string[];
 }
 
-/**
- * Builds every file of the bundle: CSV, CRDs, supporting manifests, annotations, Dockerfile,
- * scorecard config.
- */
-export function buildBundle(
-  cwd: string,
-  inputs: BundleInputs,
-  options: BundleOptions,
-  extras: ReadonlyMap<string, OwnedCrdExtras> = new Map(),
-): BuiltBundle {
-  check(options, inputs);
-  const pkg = options.packageName ?? inputs.project.projectName;
-  const out = join(cwd, options.outDir ?? 'bundle');
-  const base = inputs.baseCsv.object;
-  const baseSpec = (base.spec ?? {}) as Record<string, unknown>;
+/** The manager Deployment as the CSV installs it. */
+interface ManagerInstall {
+  /** The operator image: --image, else the manager container's. */
+  readonly image: string;
+  /** The ServiceAccount as config/ names it (the one config/rbac binds), and with the name prefix. */
+  readonly serviceAccount: string;
+  readonly prefixedServiceAccount: string;
+  /** The Deployment's name, with the name prefix. */
+  readonly name: string;
+  readonly labels?: Record<string, string>;
+  /** The Deployment's spec with config/default's labels, the image and the prefixed ServiceAccount. */
+  readonly spec: DeploymentManifest['spec'];
+  readonly podLabels: Record<string, string>;
+}
+
+function managerInstall(inputs: BundleInputs, options: BundleOptions): ManagerInstall {
   const deployment = applyLabels(inputs.deployment.object, inputs.labels);
   const container = deployment.spec.template.spec.containers[0];
   if (!container) throw new OpGenError(`${inputs.deployment.file}: the manager Deployment has no container`);
   const image = options.image ?? container.image ?? 'controller:latest';
   const serviceAccount = deployment.spec.template.spec.serviceAccountName ?? 'default';
-  const prefixedSa = `${inputs.namePrefix}${serviceAccount}`;
-  const perms = permissions(inputs, serviceAccount);
-  const supporting = supportingManifests(
-    [...inputs.rbac, ...inputs.others],
-    serviceAccount,
-    inputs.namePrefix,
-  );
-  const deploymentSpec = structuredClone(deployment.spec);
-  deploymentSpec.template.spec.serviceAccountName = prefixedSa;
-  deploymentSpec.template.spec.containers = deploymentSpec.template.spec.containers.map((c, i) =>
+  const prefixedServiceAccount = `${inputs.namePrefix}${serviceAccount}`;
+  const spec = structuredClone(deployment.spec);
+  spec.template.spec.serviceAccountName = prefixedServiceAccount;
+  spec.template.spec.containers = spec.template.spec.containers.map((c, i) =>
     i === 0 ? { ...c, image } : c,
   );
-  const deploymentName = `${inputs.namePrefix}${deployment.metadata?.name ?? 'controller-manager'}`;
-  const podLabels =
-    (deploymentSpec.template as { metadata?: { labels?: Record<string, string> } }).metadata?.labels ?? {};
-  const webhooks = webhookDefinitions(
-    inputs.webhooks,
-    [{ name: deploymentName, podLabels }],
-    inputs.namePrefix,
-  );
+  return {
+    image,
+    serviceAccount,
+    prefixedServiceAccount,
+    name: `${inputs.namePrefix}${deployment.metadata?.name ?? 'controller-manager'}`,
+    ...(deployment.metadata?.labels ? { labels: deployment.metadata.labels } : {}),
+    spec,
+    podLabels: (spec.template as { metadata?: { labels?: Record<string, string> } }).metadata?.labels ?? {},
+  };
+}
+
+/** The CSV's metadata.annotations: the base CSV's, alm-examples, the image, the build's marks. */
+function csvAnnotations(inputs: BundleInputs, options: BundleOptions, image: string): Record<string, string> {
   const createdAt = options.createdAt ?? new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-  const annotations: Record<string, string> = {
-    ...(base.metadata?.annotations ?? {}),
+  return {
+    ...(inputs.baseCsv.object.metadata?.annotations ?? {}),
     'alm-examples': JSON.stringify(examples(inputs), null, 2),
     containerImage: image,
     createdAt,
@@ -190,7 +190,34 @@ export function buildBundle(
     'operators.operatorframework.io/project_layout': 'op-gen.dev/v1',
     ...(options.skipRange ? { 'olm.skipRange': options.skipRange } : {}),
   };
-  const csvName = `${pkg}.v${options.version}`;
+}
+
+/** The CSV's install strategy: the manager Deployment and its roles' rules. */
+function installStrategy(inputs: BundleInputs, manager: ManagerInstall): object {
+  const perms = permissions(inputs, manager.serviceAccount);
+  const serviceAccountName = manager.prefixedServiceAccount;
+  return {
+    strategy: 'deployment',
+    spec: {
+      deployments: [
+        { name: manager.name, ...(manager.labels ? { label: manager.labels } : {}), spec: manager.spec },
+      ],
+      ...(perms.cluster.length ? { clusterPermissions: [{ serviceAccountName, rules: perms.cluster }] } : {}),
+      ...(perms.namespaced.length ? { permissions: [{ serviceAccountName, rules: perms.namespaced }] } : {}),
+    },
+  };
+}
+
+/** The ClusterServiceVersion: config/manifests' base CSV with what the bundle builds filled in. */
+function clusterServiceVersion(
+  inputs: BundleInputs,
+  options: BundleOptions,
+  extras: ReadonlyMap<string, OwnedCrdExtras>,
+  manager: ManagerInstall,
+  webhookDescriptions: readonly object[],
+): object {
+  const pkg = packageName(inputs, options);
+  const baseSpec = (inputs.baseCsv.object.spec ?? {}) as Record<string, unknown>;
   const {
     apiservicedefinitions: _api,
     customresourcedefinitions: baseCrds,
@@ -199,62 +226,63 @@ export function buildBundle(
     ...keep
   } = baseSpec;
   const required = (baseCrds as { required?: unknown[] } | undefined)?.required;
-  const csv = {
+  return {
     apiVersion: 'operators.coreos.com/v1alpha1',
     kind: 'ClusterServiceVersion',
-    metadata: { name: csvName, annotations },
+    metadata: {
+      name: `${pkg}.v${options.version}`,
+      annotations: csvAnnotations(inputs, options, manager.image),
+    },
     spec: {
       ...keep,
       customresourcedefinitions: { owned: ownedCrds(inputs.crds, extras), ...(required ? { required } : {}) },
-      install: {
-        strategy: 'deployment',
-        spec: {
-          deployments: [
-            {
-              name: deploymentName,
-              ...(deployment.metadata?.labels ? { label: deployment.metadata.labels } : {}),
-              spec: deploymentSpec,
-            },
-          ],
-          ...(perms.cluster.length
-            ? { clusterPermissions: [{ serviceAccountName: prefixedSa, rules: perms.cluster }] }
-            : {}),
-          ...(perms.namespaced.length
-            ? { permissions: [{ serviceAccountName: prefixedSa, rules: perms.namespaced }] }
-            : {}),
-        },
-      },
-      relatedImages: [{ name: 'manager', image }],
+      install: installStrategy(inputs, manager),
+      relatedImages: [{ name: 'manager', image: manager.image }],
       version: options.version,
       ...(options.replaces ? { replaces: options.replaces } : {}),
       ...(options.skips?.length ? { skips: [...options.skips] } : {}),
-      ...(webhooks.definitions.length > 0
-        ? { webhookdefinitions: webhooks.definitions.map((d) => sortKeysDeep(d)) }
+      ...(webhookDescriptions.length > 0
+        ? { webhookdefinitions: webhookDescriptions.map((d) => sortKeysDeep(d)) }
         : {}),
     },
   };
-  const bundleAnnotations: Record<string, string> = {
+}
+
+function packageName(inputs: BundleInputs, options: BundleOptions): string {
+  return options.packageName ?? inputs.project.projectName;
+}
+
+/** metadata/annotations.yaml's annotations (bundle.Dockerfile carries them as labels). */
+function bundleAnnotations(inputs: BundleInputs, options: BundleOptions): Record<string, string> {
+  return {
     [ANNOTATION_KEYS.mediatype]: 'registry+v1',
     [ANNOTATION_KEYS.manifests]: 'manifests/',
     [ANNOTATION_KEYS.metadata]: 'metadata/',
-    [ANNOTATION_KEYS.package]: pkg,
+    [ANNOTATION_KEYS.package]: packageName(inputs, options),
     [ANNOTATION_KEYS.channels]: options.channels.join(','),
     ...(options.defaultChannel ? { [ANNOTATION_KEYS.defaultChannel]: options.defaultChannel } : {}),
     [ANNOTATION_KEYS.testMediatype]: 'scorecard+v1',
     [ANNOTATION_KEYS.testConfig]: 'tests/scorecard/',
   };
-  const relOut = options.outDir ?? 'bundle';
-  const dockerfile = [
+}
+
+/** bundle.Dockerfile: the bundle image, FROM scratch, labelled with the bundle's annotations. */
+function bundleDockerfile(annotations: Readonly<Record<string, string>>, relOut: string): string {
+  return [
     'FROM scratch',
     '',
-    ...Object.entries(bundleAnnotations).map(([k, v]) => `LABEL ${k}=${v}`),
+    ...Object.entries(annotations).map(([k, v]) => `LABEL ${k}=${v}`),
     '',
     `COPY ${relOut}/manifests /manifests/`,
     `COPY ${relOut}/metadata /metadata/`,
     `COPY ${relOut}/tests/scorecard /tests/scorecard/`,
     '',
   ].join('\n');
-  const scorecard = {
+}
+
+/** tests/scorecard/config.yaml: the basic and OLM scorecard tests. */
+function scorecardConfig(): object {
+  return {
     apiVersion: 'scorecard.operatorframework.io/v1alpha3',
     kind: 'Configuration',
     metadata: { name: 'config' },
@@ -274,9 +302,40 @@ export function buildBundle(
       },
     ],
   };
-  const header = '# Generated by op-gen bundle. Do not edit: change config/ and run `op-gen bundle` again.\n';
+}
+
+const CSV_HEADER =
+  '# Generated by op-gen bundle. Do not edit: change config/ and run `op-gen bundle` again.\n';
+
+/**
+ * Builds every file of the bundle: CSV, CRDs, supporting manifests, annotations, Dockerfile,
+ * scorecard config.
+ */
+export function buildBundle(
+  cwd: string,
+  inputs: BundleInputs,
+  options: BundleOptions,
+  extras: ReadonlyMap<string, OwnedCrdExtras> = new Map(),
+): BuiltBundle {
+  check(options, inputs);
+  const pkg = packageName(inputs, options);
+  const relOut = options.outDir ?? 'bundle';
+  const out = join(cwd, relOut);
+  const manager = managerInstall(inputs, options);
+  const supporting = supportingManifests(
+    [...inputs.rbac, ...inputs.others],
+    manager.serviceAccount,
+    inputs.namePrefix,
+  );
+  const webhooks = webhookDefinitions(
+    inputs.webhooks,
+    [{ name: manager.name, podLabels: manager.podLabels }],
+    inputs.namePrefix,
+  );
+  const csv = clusterServiceVersion(inputs, options, extras, manager, webhooks.definitions);
+  const annotations = bundleAnnotations(inputs, options);
   const files = [
-    { path: join(out, 'manifests', `${pkg}.clusterserviceversion.yaml`), content: header + toYaml(csv) },
+    { path: join(out, 'manifests', `${pkg}.clusterserviceversion.yaml`), content: CSV_HEADER + toYaml(csv) },
     ...supporting.manifests.map((m) => ({
       path: join(out, 'manifests', m.fileName),
       content: toYaml(applyLabels(m.object, inputs.labels)),
@@ -285,9 +344,12 @@ export function buildBundle(
       path: join(out, 'manifests', `${c.object.spec.group}_${c.object.spec.names.plural}.yaml`),
       content: toYaml(c.object),
     })),
-    { path: join(out, 'metadata', 'annotations.yaml'), content: toYaml({ annotations: bundleAnnotations }) },
-    { path: join(out, 'tests', 'scorecard', 'config.yaml'), content: toYaml(sortKeysDeep(scorecard)) },
-    { path: join(cwd, 'bundle.Dockerfile'), content: dockerfile },
+    { path: join(out, 'metadata', 'annotations.yaml'), content: toYaml({ annotations }) },
+    {
+      path: join(out, 'tests', 'scorecard', 'config.yaml'),
+      content: toYaml(sortKeysDeep(scorecardConfig())),
+    },
+    { path: join(cwd, 'bundle.Dockerfile'), content: bundleDockerfile(annotations, relOut) },
   ].sort((a, b) => a.path.localeCompare(b.path));
   const warnings = [
     ...supporting.skipped.map((s) => `${s}: OLM does not install this kind from a bundle; left out`),
