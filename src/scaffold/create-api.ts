@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { runGeneratorsAfter, type Generator } from './run-generators.ts';
+import { runGeneratorsAfter, type GeneratingIo, type ScaffoldResult } from './run-generators.ts';
 import { OpGenError } from '../errors.ts';
 import { writeFilesAtomically } from '../shared/atomic-write.ts';
 import {
@@ -15,6 +15,7 @@ import { projectHeader } from './boilerplate.ts';
 import { addKustomizeResource, insertAboveMarker } from './edits.ts';
 import type { ScaffoldIo } from './init.ts';
 import { kebabCase, pluralize, validateGroup, validateKind, validateVersion } from './names.ts';
+import { requiredValue } from './prompt.ts';
 import { renderTemplateSet, type RenderedFile } from './render.ts';
 
 export interface CreateApiOptions {
@@ -34,37 +35,15 @@ export interface CreateApiOptions {
 /** A generator `create api` runs after writing (`generate crd`, `rbac`, `client`, when present). */
 export type { Generator } from './run-generators.ts';
 
-export interface CreateApiIo extends ScaffoldIo {
-  /** The generators op-gen has right now, in order; `create api` runs them unless skipGenerate. */
-  readonly generators?: readonly Generator[];
-}
-
-export interface CreateApiResult {
-  readonly resource: ProjectResource;
-  /** Files created or changed, relative to the project root, sorted. */
-  readonly files: readonly string[];
-  /** The generators that ran. */
-  readonly generated: readonly string[];
-}
+/** `create api` runs `generate crd`, `rbac` and `client` (those op-gen has) unless skipGenerate. */
+export type CreateApiIo = GeneratingIo;
+export type CreateApiResult = ScaffoldResult;
 
 export const CONTROLLERS_INDEX = 'src/controllers/index.ts';
 export const IMPORTS_MARKER = 'op-gen:scaffold:imports';
 export const CONTROLLERS_MARKER = 'op-gen:scaffold:controllers';
 const CRD_KUSTOMIZATION = 'config/crd/kustomization.yaml';
 const SAMPLES_KUSTOMIZATION = 'config/samples/kustomization.yaml';
-
-async function required(
-  value: string | undefined,
-  flag: string,
-  question: string,
-  io: ScaffoldIo,
-): Promise<string> {
-  if (value !== undefined && value !== '') return value;
-  const answer = io.prompt ? await io.prompt(question) : '';
-  if (answer) return answer;
-  const what = question.charAt(0).toLowerCase() + question.slice(1);
-  throw new OpGenError(`missing ${flag}: ${what}. Pass ${flag} <value>.`, { exitCode: 2 });
-}
 
 function readProjectText(root: string, path: string): string {
   const full = join(root, path);
@@ -82,11 +61,16 @@ async function resourceNames(
   project: ProjectFile,
   io: ScaffoldIo,
 ): Promise<{ group: string; version: string; kind: string }> {
-  const group = await required(options.group, '--group', 'API group, without the domain (e.g. cache)', io);
+  const group = await requiredValue(
+    options.group,
+    '--group',
+    'API group, without the domain (e.g. cache)',
+    io.prompt,
+  );
   validateGroup(group, project.domain);
-  const version = await required(options.version, '--version', 'API version (e.g. v1alpha1)', io);
+  const version = await requiredValue(options.version, '--version', 'API version (e.g. v1alpha1)', io.prompt);
   validateVersion(version);
-  const kind = await required(options.kind, '--kind', 'Kind, in PascalCase (e.g. Memcached)', io);
+  const kind = await requiredValue(options.kind, '--kind', 'Kind, in PascalCase (e.g. Memcached)', io.prompt);
   validateKind(kind);
   return { group, version, kind };
 }

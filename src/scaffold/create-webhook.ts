@@ -9,13 +9,11 @@ import {
   renderProjectFile,
   requireProjectFile,
   type ProjectFile,
-  type ProjectResource,
   type ProjectWebhooks,
 } from '../shared/project-file.ts';
 import { projectHeader } from './boilerplate.ts';
-import { runGeneratorsAfter, type Generator } from './run-generators.ts';
+import { runGeneratorsAfter, type GeneratingIo, type ScaffoldResult } from './run-generators.ts';
 import { addKustomizeResource, insertAboveMarker } from './edits.ts';
-import type { ScaffoldIo } from './init.ts';
 import { camelCase, kebabCase } from './names.ts';
 import { renderTemplateSet, type RenderedFile } from './render.ts';
 
@@ -35,17 +33,9 @@ export interface CreateWebhookOptions {
   readonly skipGenerate?: boolean;
 }
 
-export interface CreateWebhookIo extends ScaffoldIo {
-  /** The generators to run afterwards (`generate webhook`). */
-  readonly generators?: readonly Generator[];
-}
-
-export interface CreateWebhookResult {
-  readonly resource: ProjectResource;
-  /** Files created or changed, relative to the project root, sorted. */
-  readonly files: readonly string[];
-  readonly generated: readonly string[];
-}
+/** `create webhook` runs `generate webhook` afterwards unless skipGenerate. */
+export type CreateWebhookIo = GeneratingIo;
+export type CreateWebhookResult = ScaffoldResult;
 
 export const WEBHOOKS_INDEX = 'src/webhooks/index.ts';
 const IMPORTS_MARKER = 'op-gen:scaffold:imports';

@@ -1,5 +1,6 @@
-import { isMap, isSeq, parseDocument } from 'yaml';
+import { isSeq } from 'yaml';
 import { OpGenError } from '../errors.ts';
+import { parseKustomizationDocument } from '../shared/kustomization-document.ts';
 
 /**
  * In-place edits of files `init` wrote and `create api` extends: lines inserted above marker
@@ -25,17 +26,7 @@ export function insertAboveMarker(text: string, marker: string, line: string, fi
 
 /** Adds `entry` to the top-level `resources` list of a kustomization.yaml, keeping its comments. */
 export function addKustomizeResource(text: string, entry: string, file: string): string {
-  const doc = parseDocument(text);
-  if (doc.errors.length > 0) {
-    throw new OpGenError(
-      `${file}: not valid YAML (${doc.errors[0]?.message}). Fix it, then run the command again.`,
-    );
-  }
-  if (!isMap(doc.contents)) {
-    throw new OpGenError(
-      `${file}: expected a kustomization (a YAML mapping). Fix it, then run the command again.`,
-    );
-  }
+  const doc = parseKustomizationDocument(text, file);
   const resources = doc.get('resources', true);
   if (resources === undefined || resources === null) {
     doc.set('resources', doc.createNode([entry]));

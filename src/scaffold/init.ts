@@ -7,7 +7,7 @@ import { PROJECT_FILE, renderProjectFile, type ProjectFile } from '../shared/pro
 import { LICENSES, licenseHeader, type License } from './boilerplate.ts';
 import { runNpmInstall } from './install.ts';
 import { titleCase, validateDomain, validateProjectName } from './names.ts';
-import type { Prompter } from './prompt.ts';
+import { requiredValue, type Prompter } from './prompt.ts';
 import { renderTemplateSet, type RenderedFile } from './render.ts';
 import { dependencyVersions, opGenDependency } from './versions.ts';
 
@@ -48,19 +48,6 @@ export interface InitResult {
 /** Entries a target directory may already hold without --force. */
 const ALLOWED_EXISTING = new Set(['.git']);
 
-async function required(
-  value: string | undefined,
-  flag: string,
-  question: string,
-  io: ScaffoldIo,
-): Promise<string> {
-  if (value !== undefined && value !== '') return value;
-  const answer = io.prompt ? await io.prompt(question) : '';
-  if (answer) return answer;
-  const what = question.charAt(0).toLowerCase() + question.slice(1);
-  throw new UsageError(`missing ${flag}: ${what}. Pass ${flag} <value>.`);
-}
-
 /** `My_Dir` -> `my-dir`: a DNS-1123 label close to a directory name, for the error's example. */
 function suggestedName(dirName: string): string {
   const name = dirName
@@ -99,14 +86,14 @@ export async function initProject(options: InitOptions, io: ScaffoldIo): Promise
         `Pass --name <name> (for example --name ${suggestedName(dirName)}).`,
     );
   }
-  const name = await required(
+  const name = await requiredValue(
     options.name ?? defaultName,
     '--name',
     'Project name (e.g. memcached-operator)',
-    io,
+    io.prompt,
   );
   validateProjectName(name);
-  const domain = await required(options.domain, '--domain', 'API domain (e.g. example.com)', io);
+  const domain = await requiredValue(options.domain, '--domain', 'API domain (e.g. example.com)', io.prompt);
   validateDomain(domain);
   const license = options.license ?? 'apache2';
   if (!(LICENSES as readonly string[]).includes(license)) {

@@ -1,4 +1,5 @@
 import { createInterface } from 'node:readline/promises';
+import { UsageError } from '../errors.ts';
 
 /** Asks the user for a missing value; returns the answer (possibly empty). */
 export type Prompter = (question: string) => Promise<string>;
@@ -21,4 +22,21 @@ export function terminalPrompter(
       rl.close();
     }
   };
+}
+
+/**
+ * A required value: the flag's, else the answer to `question` when someone can answer, else a usage
+ * error (exit code 2) naming the flag to pass.
+ */
+export async function requiredValue(
+  value: string | undefined,
+  flag: string,
+  question: string,
+  prompt: Prompter | undefined,
+): Promise<string> {
+  if (value !== undefined && value !== '') return value;
+  const answer = prompt ? await prompt(question) : '';
+  if (answer) return answer;
+  const what = question.charAt(0).toLowerCase() + question.slice(1);
+  throw new UsageError(`missing ${flag}: ${what}. Pass ${flag} <value>.`);
 }

@@ -1,9 +1,26 @@
 import { OpGenError } from '../errors.ts';
+import type { ProjectResource } from '../shared/project-file.ts';
+import type { ScaffoldIo } from './init.ts';
 
 /** A generator `create api` / `create webhook` runs afterwards (`op-gen generate <name>` in `root`). */
 export interface Generator {
   readonly name: string;
   run(root: string): Promise<void>;
+}
+
+/** The I/O of a scaffold command that runs generators afterwards (`create api`, `create webhook`). */
+export interface GeneratingIo extends ScaffoldIo {
+  /** The generators to run afterwards, in order (none: nothing is generated). */
+  readonly generators?: readonly Generator[];
+}
+
+/** What `create api` / `create webhook` did. */
+export interface ScaffoldResult {
+  readonly resource: ProjectResource;
+  /** Files created or changed, relative to the project root, sorted. */
+  readonly files: readonly string[];
+  /** The generators that ran. */
+  readonly generated: readonly string[];
 }
 
 /**

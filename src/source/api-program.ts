@@ -182,13 +182,8 @@ function exportedNames(ts: typeof TS, fileName: string, seen = new Set<string>()
   return names;
 }
 
-/** `declare const x: any; type x = any;` for each name the file imports from the op-gen subpath `module`. */
-function opGenSubpathStub(
-  ts: typeof TS,
-  file: TS.SourceFile,
-  module: string,
-  exported: ReadonlySet<string>,
-): string {
+/** The names a file imports or re-exports by name from `module` (`import { A, B as C }`: A and B). */
+function namesFrom(ts: typeof TS, file: TS.SourceFile, module: string): Set<string> {
   const names = new Set<string>();
   for (const stmt of file.statements) {
     let spec: TS.Expression | undefined;
@@ -202,41 +197,39 @@ function opGenSubpathStub(
       if (stmt.exportClause && ts.isNamedExports(stmt.exportClause)) elements = stmt.exportClause.elements;
     }
     if (!spec || !ts.isStringLiteral(spec) || spec.text !== module) continue;
-    for (const el of elements) {
-      const imported = (el.propertyName ?? el.name).text;
-      if (exported.has(imported)) names.add(imported);
-    }
+    for (const el of elements) names.add((el.propertyName ?? el.name).text);
   }
-  const lines = [...names].map((n) => `declare const ${n}: any; type ${n} = any; export { ${n} };`);
+  return names;
+}
+
+/** `declare const x: any; type x = any;` for each name the file imports from the op-gen subpath `module`. */
+function opGenSubpathStub(
+  ts: typeof TS,
+  file: TS.SourceFile,
+  module: string,
+  exported: ReadonlySet<string>,
+): string {
+  const names = [...namesFrom(ts, file, module)].filter((n) => exported.has(n));
+  const lines = names.map((n) => `declare const ${n}: any; type ${n} = any; export { ${n} };`);
   return lines.length > 0 ? lines.join('\n') : 'export {};';
 }
 
 /** `export interface V1Foo { ... }` for each name the file imports or re-exports from client-node. */
 function k8sStub(ts: typeof TS, file: TS.SourceFile): string {
-  const names = new Set<string>();
+  const names = namesFrom(ts, file, K8S_MODULE);
   for (const stmt of file.statements) {
-    let spec: TS.Expression | undefined;
-    let elements: readonly (TS.ImportSpecifier | TS.ExportSpecifier)[] = [];
-    if (ts.isImportDeclaration(stmt)) {
-      spec = stmt.moduleSpecifier;
-      const bindings = stmt.importClause?.namedBindings;
-      if (bindings && ts.isNamedImports(bindings)) elements = bindings.elements;
-      if (
-        bindings &&
-        ts.isNamespaceImport(bindings) &&
-        ts.isStringLiteral(stmt.moduleSpecifier) &&
-        stmt.moduleSpecifier.text === K8S_MODULE
-      ) {
-        // `import * as k8s from '@kubernetes/client-node'`: the names used as `k8s.V1Foo`.
-        const used = new RegExp(`\\b${bindings.name.text}\\.([A-Za-z_$][\\w$]*)`, 'g');
-        for (const m of file.text.matchAll(used)) if (m[1]) names.add(m[1]);
-      }
-    } else if (ts.isExportDeclaration(stmt) && stmt.moduleSpecifier) {
-      spec = stmt.moduleSpecifier;
-      if (stmt.exportClause && ts.isNamedExports(stmt.exportClause)) elements = stmt.exportClause.elements;
+    const bindings = ts.isImportDeclaration(stmt) ? stmt.importClause?.namedBindings : undefined;
+    if (
+      bindings &&
+      ts.isNamespaceImport(bindings) &&
+      ts.isImportDeclaration(stmt) &&
+      ts.isStringLiteral(stmt.moduleSpecifier) &&
+      stmt.moduleSpecifier.text === K8S_MODULE
+    ) {
+      // `import * as k8s from '@kubernetes/client-node'`: the names used as `k8s.V1Foo`.
+      const used = new RegExp(`\\b${bindings.name.text}\\.([A-Za-z_$][\\w$]*)`, 'g');
+      for (const m of file.text.matchAll(used)) if (m[1]) names.add(m[1]);
     }
-    if (!spec || !ts.isStringLiteral(spec) || spec.text !== K8S_MODULE) continue;
-    for (const el of elements) names.add((el.propertyName ?? el.name).text);
   }
   return [...names]
     .map((n) => `export interface ${n} { readonly __opGenKubernetesBuiltin: '${n}'; }`)

@@ -17,29 +17,14 @@ import {
   opGenTypesEntry,
   type ApiProgram,
 } from '../../source/api-program.ts';
-import { SchemaBuilder, type BuiltinSchemas, type FieldDoc } from './schema-builder.ts';
+import { SchemaBuilder, type BuiltinSchemas } from './schema-builder.ts';
 import type { JSONSchemaProps } from '../../api-types/json-schema.ts';
+import type { ApiModelKind } from '../../source/api-model.ts';
 import { loadTypeScript } from '../../source/typescript.ts';
 import { sourceError } from './walk-error.ts';
 
-/** One kind in one version, as found in the API sources. */
-export interface ApiKind {
-  readonly group: string;
-  readonly version: string;
-  readonly kind: string;
-  readonly plural: string;
-  readonly singular: string;
-  readonly namespaced: boolean;
-  /** `@storageversion` was given (with a single version, the version is the storage version anyway). */
-  readonly storage: boolean;
-  readonly served: boolean;
-  /** The root type's doc comment: description and every tag (markers and others, e.g. CSV descriptors). */
-  readonly description: string;
-  readonly tags: readonly RawTag[];
-  /** Doc comments of every field below the kind (`spec.size`, `spec.pods[].name`), with all their tags. */
-  readonly fields: readonly FieldDoc[];
-  readonly location: SourceLocation;
-}
+/** One kind in one version, as found in the API sources, with the doc comments of its fields. */
+export type ApiKind = ApiModelKind;
 
 /** A kind with everything `generate crd` needs to write its version of the CRD. */
 export interface KindVersion extends ApiKind {

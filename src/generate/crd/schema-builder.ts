@@ -9,6 +9,7 @@ import { LIB_STUB_PATH } from '../../source/lib-stub.ts';
 import { ProblemCollector, ProblemsError, type Problem } from '../../shared/problems.ts';
 import { OpGenError } from '../../errors.ts';
 import { K8S_STUB_DIR } from '../../source/api-program.ts';
+import type { ApiField } from '../../source/api-model.ts';
 import type { JSONSchemaProps } from '../../api-types/json-schema.ts';
 import { sourceError } from './walk-error.ts';
 import { applyMarkedUnion, mergeObjectUnion, type MarkedUnionField } from './unions.ts';
@@ -23,13 +24,8 @@ export const QUANTITY_PATTERN =
   '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$';
 
 /** A doc comment found while walking, for the bundle generator and other readers. */
-export interface FieldDoc {
-  /** Path below the kind, e.g. `spec.pods[].name`. */
-  readonly path: string;
-  readonly description: string;
-  readonly tags: readonly RawTag[];
-  readonly location: SourceLocation;
-}
+/** A field's doc comment, as the API model holds it (`spec.pods[].name`). */
+export type FieldDoc = ApiField;
 
 /** A CEL rule to check once the walk is done (the checker is loaded lazily). */
 export interface PendingCelRule {

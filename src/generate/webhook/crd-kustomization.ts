@@ -1,5 +1,6 @@
-import { isMap, isScalar, isSeq, parseDocument, type Document } from 'yaml';
+import { isMap, isScalar, isSeq, type Document } from 'yaml';
 import { OpGenError } from '../../errors.ts';
+import { parseKustomizationDocument } from '../../shared/kustomization-document.ts';
 
 /** The patch files `generate webhook` owns in config/crd, as config/crd/kustomization.yaml names them. */
 export const CONVERSION_PATCH_PREFIX = 'patches/webhook_in_';
@@ -25,17 +26,7 @@ function listOf(doc: Document, key: string, file: string): ReturnType<Document['
  * unchanged when nothing changes.
  */
 export function withConversionPatches(text: string, patches: readonly string[], file: string): string {
-  const doc = parseDocument(text);
-  if (doc.errors.length > 0) {
-    throw new OpGenError(
-      `${file}: not valid YAML (${doc.errors[0]?.message}). Fix it, then run the command again.`,
-    );
-  }
-  if (!isMap(doc.contents)) {
-    throw new OpGenError(
-      `${file}: expected a kustomization (a YAML mapping). Fix it, then run the command again.`,
-    );
-  }
+  const doc = parseKustomizationDocument(text, file);
   let changed = false;
   const existing = listOf(doc, 'patches', file);
   const present: string[] = [];
