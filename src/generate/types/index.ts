@@ -1,6 +1,6 @@
 /**
  * `op-gen generate types`: TypeScript types for the CRDs of anyone (cert-manager, Prometheus operator, ...),
- * through json-schema-to-typescript. See docs/generate-types.md.
+ * written by write-interface.ts (json-schema-to-typescript for what it does not cover). See docs/generate-types.md.
  */
 import { join, resolve } from 'node:path';
 import { OpGenError } from '../../errors.ts';

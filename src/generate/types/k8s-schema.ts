@@ -1,4 +1,24 @@
-import type { JSONSchema } from 'json-schema-to-typescript';
+/**
+ * The JSON Schema subset `toJsonSchema` writes (what json-schema-to-typescript reads, with its
+ * `tsType` extension), and what `writeInterface` writes types from.
+ */
+export interface TypeSchema {
+  description?: string;
+  deprecated?: boolean;
+  type?: string;
+  enum?: unknown[];
+  $ref?: string;
+  items?: TypeSchema | TypeSchema[];
+  properties?: Record<string, TypeSchema>;
+  required?: string[];
+  additionalProperties?: boolean | TypeSchema;
+  /** The TypeScript type to write as is (json-schema-to-typescript's extension). */
+  tsType?: string;
+  anyOf?: TypeSchema[];
+  allOf?: TypeSchema[];
+  oneOf?: TypeSchema[];
+  not?: TypeSchema;
+}
 
 /** A CRD's openAPIV3Schema (or a node in it), as read from YAML. */
 export type CrdSchema = Readonly<Record<string, unknown>>;
@@ -17,8 +37,8 @@ export type SchemaPath = string;
  * - `x-kubernetes-list-type` / `-list-map-keys` / `-map-type` are recorded in the JSDoc.
  * Titles are dropped so every nested type is inlined and the output does not depend on titles.
  */
-export function toJsonSchema(node: CrdSchema, path: SchemaPath): JSONSchema {
-  const out: JSONSchema = {};
+export function toJsonSchema(node: CrdSchema, path: SchemaPath): TypeSchema {
+  const out: TypeSchema = {};
   const description = docOf(node);
   if (description) out.description = description;
   if (node['deprecated'] === true) out.deprecated = true;
@@ -29,8 +49,8 @@ export function toJsonSchema(node: CrdSchema, path: SchemaPath): JSONSchema {
   }
 
   const type = node['type'];
-  if (typeof type === 'string') out.type = type as JSONSchema['type'];
-  if (Array.isArray(node['enum'])) out.enum = node['enum'] as JSONSchema['enum'];
+  if (typeof type === 'string') out.type = type;
+  if (Array.isArray(node['enum'])) out.enum = node['enum'] as unknown[];
 
   // allOf/anyOf/oneOf/not only carry value validation in a structural schema: no effect on the type.
   // A $ref is not allowed in a CRD; it is passed on so json-schema-to-typescript reports it.
@@ -47,7 +67,7 @@ export function toJsonSchema(node: CrdSchema, path: SchemaPath): JSONSchema {
   const isObject = type === 'object' || node['properties'] !== undefined;
   if (isObject) {
     const props = node['properties'];
-    const properties: Record<string, JSONSchema> = {};
+    const properties: Record<string, TypeSchema> = {};
     if (props !== undefined) {
       if (typeof props !== 'object' || props === null || Array.isArray(props)) {
         throw new SchemaShapeError(path, '`properties` must be a map of schemas');
@@ -84,7 +104,7 @@ export function toJsonSchema(node: CrdSchema, path: SchemaPath): JSONSchema {
   return withNullable(out, node);
 }
 
-function withNullable(out: JSONSchema, node: CrdSchema): JSONSchema {
+function withNullable(out: TypeSchema, node: CrdSchema): TypeSchema {
   if (node['nullable'] !== true) return out;
   if (out.tsType) return { ...out, tsType: `${out.tsType} | null` };
   const { description, deprecated, ...rest } = out;

@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative, resolve } from 'node:path';
-import { LineCounter, parseAllDocuments } from 'yaml';
 import { OpGenError } from '../../errors.ts';
+import { yamlPackage } from '../../shared/yaml-package.ts';
+import { readYamlFast, type FastDocument } from './read-yaml-fast.ts';
 
 /** One CRD document and where it came from. */
 export interface CrdDocument {
@@ -69,6 +70,9 @@ export function readCrdInput(from: string, cwd: string, stdin?: () => string): C
 
 /** Parses a multi-document YAML text; every document must be a v1 CRD (empty documents are skipped). */
 export function parseCrdDocuments(text: string, source: string): CrdDocument[] {
+  const fast = readYamlFast(text);
+  if (fast) return crdDocuments(fast, source);
+  const { LineCounter, parseAllDocuments } = yamlPackage();
   const lineCounter = new LineCounter();
   const docs = parseAllDocuments(text, { lineCounter, prettyErrors: true });
   if (!Array.isArray(docs)) {
@@ -86,13 +90,23 @@ export function parseCrdDocuments(text: string, source: string): CrdDocument[] {
         `${at ? `${source}:${at.line}:${at.col}` : where} (document ${index}): YAML syntax error: ${syntax.message.split('\n')[0]}. Fix the YAML.`,
       );
     }
-    const value: unknown = doc.toJS();
+    out.push(...crdDocuments([{ value: doc.toJS(), line }], source, index));
+  });
+  return out;
+}
+
+/** The CRDs of parsed documents (the first is document `firstIndex` of its file); empty ones skipped. */
+function crdDocuments(docs: readonly FastDocument[], source: string, firstIndex = 0): CrdDocument[] {
+  const out: CrdDocument[] = [];
+  docs.forEach(({ value, line }, i) => {
+    const index = firstIndex + i;
     if (value === null || value === undefined) return;
+    const where = describeDocument({ source, index, line });
     // `kubectl get crd -o yaml` prints a List whose items are the CRDs.
     const items = listItems(value);
     if (items === undefined) out.push({ source, index, line, crd: asCrd(value, where) });
     else
-      items.forEach((item, i) => out.push({ source, index, line, crd: asCrd(item, `${where} items[${i}]`) }));
+      items.forEach((item, j) => out.push({ source, index, line, crd: asCrd(item, `${where} items[${j}]`) }));
   });
   return out;
 }

@@ -1,0 +1,123 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { LineCounter, parseAllDocuments, stringify } from 'yaml';
+import { readYamlFast } from '../../../src/generate/types/read-yaml-fast.ts';
+
+const runs = Number(process.env.OP_GEN_FUZZ_RUNS ?? 200);
+
+/** What the `yaml` package path of read-crds.ts reads: each document's value and content line. */
+function viaYamlPackage(text: string): { value: unknown; line: number }[] {
+  const lineCounter = new LineCounter();
+  return parseAllDocuments(text, { lineCounter }).map((doc) => {
+    assert.equal(doc.errors.length, 0, String(doc.errors[0]));
+    return {
+      value: doc.toJS() ?? null,
+      line: lineCounter.linePos(doc.contents?.range[0] ?? doc.range[0]).line,
+    };
+  });
+}
+
+const tricky = fc.constantFrom(
+  'yes',
+  'on',
+  'null',
+  '~',
+  '1_000',
+  '0o17',
+  '0x1F',
+  '010',
+  '.inf',
+  '-.NaN',
+  '1e3',
+  '2024-01-01',
+  '09:00',
+  'a: b',
+  '- x',
+  '#hash',
+  "it's",
+  'say "hi"',
+  '',
+  ' lead',
+  'trail ',
+  'multi\nline\n',
+  'tab\there',
+  '*star',
+  '&amp',
+  '!bang',
+  '%pct',
+  '@at',
+  '`tick',
+  '{brace',
+  '[bracket',
+  ',comma',
+  '?q',
+  '|pipe',
+  '>gt',
+  'é ü 中',
+);
+const scalar = fc.oneof(
+  tricky,
+  fc.string({ maxLength: 12 }),
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.boolean(),
+  fc.constant(null),
+);
+const value = fc.letrec<{ v: unknown }>((tie) => ({
+  v: fc.oneof(
+    { depthSize: 'small' },
+    scalar,
+    fc.array(tie('v'), { maxLength: 4 }),
+    fc.dictionary(fc.oneof(tricky, fc.string({ maxLength: 8 })), tie('v'), { maxKeys: 4 }),
+  ),
+})).v;
+
+describe('readYamlFast', () => {
+  it('reads what the yaml package reads, with the same document lines', () => {
+    fc.assert(
+      fc.property(
+        fc.array(value, { minLength: 1, maxLength: 3 }),
+        fc.constantFrom('block', 'flow', 'comments'),
+        (docs, style) => {
+          const texts = docs.map((d) => stringify(d, style === 'flow' ? { collectionStyle: 'flow' } : {}));
+          const text =
+            (style === 'comments' ? '# head\n\n' : '') +
+            texts.join(style === 'comments' ? '---\n# c\n' : '---\n');
+          const fast = readYamlFast(text);
+          if (fast === undefined) return;
+          assert.deepEqual(fast, viaYamlPackage(text));
+        },
+      ),
+      { numRuns: runs },
+    );
+  });
+
+  it('reads every CRD fixture itself, as the yaml package does', () => {
+    for (const dir of ['test/fixtures/types', 'test/golden/crd']) {
+      for (const file of readdirSync(dir, { recursive: true })
+        .map(String)
+        .filter((f) => f.endsWith('.yaml'))) {
+        const text = readFileSync(`${dir}/${file}`, 'utf8');
+        const fast = readYamlFast(text);
+        assert.ok(fast, `${dir}/${file}: the fast path declined`);
+        assert.deepEqual(fast, viaYamlPackage(text), `${dir}/${file}`);
+      }
+    }
+  });
+
+  it('leaves to the yaml package what it rejects or might read differently', () => {
+    for (const text of [
+      'a: 1\na: 2\n',
+      'a:\n\tb: 1\n',
+      'a: "x\n',
+      '? [a]\n: 1\n',
+      'a: !foo x\n',
+      '%YAML 1.1\n---\na: yes\n',
+      'a: 1e400\n',
+    ]) {
+      assert.equal(readYamlFast(text), undefined, JSON.stringify(text));
+    }
+  });
+});
