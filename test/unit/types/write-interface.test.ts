@@ -158,6 +158,14 @@ describe('writeInterface', () => {
     assert.ok(versions >= 3);
   });
 
+  it('types an array of int-or-string as (number | string)[] (json-schema-to-typescript wrote number | string[])', () => {
+    const node = {
+      type: 'object',
+      properties: { ports: { type: 'array', items: { 'x-kubernetes-int-or-string': true } } },
+    };
+    assert.match(writeInterface(toJsonSchema(node, 'R'), 'R') ?? '', /ports\?: \(number \| string\)\[\];/);
+  });
+
   it('declines what it does not reproduce: a $ref, an enum of objects, negative numbers', () => {
     assert.equal(writeInterface({ type: 'object', properties: { a: { $ref: '#/x' } } }, 'R'), undefined);
     assert.equal(writeInterface({ type: 'object', properties: { a: { enum: [{ x: 1 }] } } }, 'R'), undefined);
