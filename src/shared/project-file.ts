@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OpGenError } from '../errors.ts';
 import { toYaml } from './yaml.ts';
-import { yamlPackage } from './yaml-package.ts';
+import { CORE_SCHEMA, loadAll } from 'js-yaml';
 
 export const PROJECT_FILE = 'op-gen.yaml';
 
@@ -51,7 +51,10 @@ export function readProjectFile(dir: string): ProjectFile | undefined {
   if (!existsSync(path)) return undefined;
   let data: unknown;
   try {
-    data = yamlPackage().parse(readFileSync(path, 'utf8'));
+    // js-yaml, not the `yaml` package: same YAML 1.2 core reading, a tenth of the load time (every command reads this file).
+    const docs = loadAll(readFileSync(path, 'utf8'), { schema: CORE_SCHEMA });
+    if (docs.length > 1) throw new Error('the file holds more than one YAML document');
+    data = docs[0];
   } catch (err) {
     throw new OpGenError(
       `${path}: not valid YAML (${(err as Error).message.split('\n')[0]}). Fix the file or re-create it with \`op-gen init\`.`,

@@ -8,7 +8,6 @@ import type { OutputFile } from '../../shared/atomic-write.ts';
 import type { GenerateOptions, GenerateResult, Generator } from '../contract.ts';
 import { filesWithHeader } from '../emit.ts';
 import { runGenerator } from '../run.ts';
-import { fetchCrdFromCluster } from './from-cluster.ts';
 import { readCrdInput, type CrdDocument } from './read-crds.ts';
 import { DEFAULT_IMPORTS, renderKindVersion, TYPES_HEADER, type ImportModules } from './render-types.ts';
 
@@ -66,7 +65,11 @@ async function planTypes(
 ): Promise<{ files: OutputFile[]; groups: string[] }> {
   const docs: CrdDocument[] = [];
   for (const from of options.from ?? []) docs.push(...readCrdInput(from, options.cwd, options.stdin));
-  for (const name of options.fromCluster ?? []) docs.push(await fetchCrdFromCluster(name));
+  if (options.fromCluster?.length) {
+    // Loads @kubernetes/client-node (about 870 modules): only when a CRD comes from the cluster.
+    const { fetchCrdFromCluster } = await import('./from-cluster.ts');
+    for (const name of options.fromCluster) docs.push(await fetchCrdFromCluster(name));
+  }
   if (docs.length === 0) {
     throw new OpGenError('no CRD found: pass --from <crd.yaml|dir|-> or --from-cluster <crd-name>.');
   }
