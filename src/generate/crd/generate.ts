@@ -17,7 +17,7 @@ import {
   type CrdSize,
   type DescriptionLimit,
 } from './size-budget.ts';
-import type { SchemaBuilder } from './schema-builder.ts';
+import type { WalkFindings } from './schema-builder.ts';
 import type { JSONSchemaProps } from '../../api-types/json-schema.ts';
 import { checkStructural } from './structural.ts';
 
@@ -63,22 +63,22 @@ async function planCrds(ctx: GeneratorContext, options: GenerateCrdsOptions): Pr
       exitCode: 2,
     });
   }
-  const { kinds, builder, problems } = await walkApi(
+  const { kinds, findings, problems } = await walkApi(
     { cwd: ctx.cwd, apiDir: ctx.apiDir },
     { collectDocs: false },
   );
   for (const k of kinds) {
     problems.attempt(
-      () => checkStructural(k.schema, k.kind, builder.origins, k.location, builder.failed),
+      () => checkStructural(k.schema, k.kind, findings.origins, k.location, findings.failed),
       undefined,
     );
   }
-  await checkCelRules(builder, problems);
+  await checkCelRules(findings, problems);
   problems.throwIfAny();
-  await checkCelCosts(kinds, builder, problems);
+  await checkCelCosts(kinds, findings, problems);
   problems.throwIfAny();
   const assembled = assembleCrds(kinds, typeof limit === 'number' ? { maxDescLen: limit } : {});
-  const budget = sizeBudget(assembled, kinds, limit === 'auto' ? builder.embeddedK8s : undefined, problems);
+  const budget = sizeBudget(assembled, kinds, limit === 'auto' ? findings.embeddedK8s : undefined, problems);
   problems.throwIfAny();
   const crds = budget.crds;
   const outDir = resolve(ctx.cwd, options.outDir ?? DEFAULT_CRD_DIR);
@@ -105,7 +105,7 @@ async function planCrds(ctx: GeneratorContext, options: GenerateCrdsOptions): Pr
 function sizeBudget(
   assembled: readonly CustomResourceDefinition[],
   kinds: readonly KindVersion[],
-  embedded: WeakSet<JSONSchemaProps> | undefined,
+  embedded: WalkFindings['embeddedK8s'] | undefined,
   problems: ProblemCollector,
 ): { crds: CustomResourceDefinition[]; sizes: CrdSize[]; warnings: string[] } {
   const crds: CustomResourceDefinition[] = [];
@@ -159,8 +159,8 @@ function generatedCrdFiles(dir: string, groups: ReadonlySet<string>, planned: Re
 }
 
 /** Checks every CEL rule (rules over a field that had a problem are skipped: its problem is reported). */
-async function checkCelRules(builder: SchemaBuilder, collector: ProblemCollector): Promise<void> {
-  const pendingRules = builder.celRules.filter((r) => !containsFailed(r.self, builder.failed));
+async function checkCelRules(findings: WalkFindings, collector: ProblemCollector): Promise<void> {
+  const pendingRules = findings.celRules.filter((r) => !containsFailed(r.self, findings.failed));
   const first = pendingRules[0];
   if (!first) return;
   // The CEL library loads only when a rule is there to check.
@@ -176,7 +176,7 @@ async function checkCelRules(builder: SchemaBuilder, collector: ProblemCollector
   }
 }
 
-function containsFailed(schema: JSONSchemaProps, failed: WeakSet<JSONSchemaProps>): boolean {
+function containsFailed(schema: JSONSchemaProps, failed: WalkFindings['failed']): boolean {
   if (failed.has(schema)) return true;
   const children = [
     ...Object.values(schema.properties ?? {}),
@@ -193,16 +193,16 @@ function containsFailed(schema: JSONSchemaProps, failed: WeakSet<JSONSchemaProps
  */
 async function checkCelCosts(
   kinds: readonly KindVersion[],
-  builder: SchemaBuilder,
+  findings: WalkFindings,
   collector: ProblemCollector,
 ): Promise<void> {
-  if (builder.celRules.length === 0) return;
+  if (findings.celRules.length === 0) return;
   const cost = await import('./cel-cost.ts');
   for (const k of kinds) {
     const costs = cost.ruleCosts(k.schema, k.kind);
     for (const c of costs) {
       if (c.total <= cost.PER_RULE_COST_LIMIT) continue;
-      collector.add(`${ruleLocation(builder, c.path, c.rule, k)}: ${c.path}: ${cost.costProblem(c)}`);
+      collector.add(`${ruleLocation(findings, c.path, c.rule, k)}: ${c.path}: ${cost.costProblem(c)}`);
     }
     const sum = costs.reduce((n, c) => n + c.total, 0);
     // A rule over its own limit is already reported (and is most of the sum).
@@ -216,10 +216,10 @@ async function checkCelCosts(
 }
 
 /** file:line of the marker that wrote `rule` at `path` (else of the kind). */
-function ruleLocation(builder: SchemaBuilder, path: string, rule: string, k: KindVersion): string {
+function ruleLocation(findings: WalkFindings, path: string, rule: string, k: KindVersion): string {
   const pending =
-    builder.celRules.find((r) => r.path === path && r.rule === rule) ??
-    builder.celRules.find((r) => r.rule === rule);
+    findings.celRules.find((r) => r.path === path && r.rule === rule) ??
+    findings.celRules.find((r) => r.rule === rule);
   const at = pending?.location ?? k.location;
   return `${at.file}:${at.line}`;
 }

@@ -17,7 +17,7 @@ import {
   opGenTypesEntry,
   type ApiProgram,
 } from '../../source/api-program.ts';
-import { SchemaBuilder, type BuiltinSchemas } from './schema-builder.ts';
+import { SchemaBuilder, type BuiltinSchemas, type WalkFindings } from './schema-builder.ts';
 import type { JSONSchemaProps } from '../../api-types/json-schema.ts';
 import type { ApiModelKind } from '../../source/api-model.ts';
 import { loadTypeScript } from '../../source/typescript.ts';
@@ -46,8 +46,8 @@ export interface WalkResult {
   readonly kinds: KindVersion[];
   /** Every problem found so far; generate crd adds its structural and CEL problems and then throws. */
   readonly problems: ProblemCollector;
-  readonly builder: SchemaBuilder;
-  readonly api: ApiProgram;
+  /** What the walk collected for the checks after it (origins, CEL rules, failed fields, embedded types). */
+  readonly findings: WalkFindings;
 }
 
 const API_VERSION_DESC =
@@ -156,7 +156,7 @@ export async function walkApi(
       `${apiDir}: no kinds found. Mark the root type of each kind with @kind in its doc comment (see docs/generate-crd.md).`,
     );
   }
-  return { kinds, problems, builder, api };
+  return { kinds, problems, findings: builder.findings() };
 }
 
 /** A source file of the project (not a stub, not op-gen's own sources or helper types, not a dependency). */
@@ -176,23 +176,57 @@ interface KindSeed {
   readonly tags: readonly RawTag[];
 }
 
+/** The resource names and scope of a kind: from its markers, checked as the API server would. */
+interface KindNames {
+  readonly kind: string;
+  readonly plural: string;
+  readonly singular: string;
+  readonly namespaced: boolean;
+  readonly shortNames: readonly string[];
+  readonly categories: readonly string[];
+}
+
 function kindVersion(
   builder: SchemaBuilder,
   api: ApiProgram,
   decl: TS.InterfaceDeclaration | TS.TypeAliasDeclaration,
   seed: KindSeed,
 ): KindVersion | undefined {
-  const { ts, checker } = api;
   const { markers } = builder.markers(decl, 'type');
   if (markers.some((m) => m.spec.name === 'skipversion')) return undefined;
+  const names = kindNames(markers, decl.name.text, seed.location);
+  const where = { path: names.kind, location: seed.location };
+  const schema = builder.applyMarkers(rootSchema(builder, api, decl, names.kind, seed), markers, where);
+  builder.origins.set(schema, where);
+  const prefix = `${names.kind}.`;
+  const fields = builder
+    .takeFieldDocs()
+    .map((f) => ({ ...f, path: f.path.startsWith(prefix) ? f.path.slice(prefix.length) : f.path }));
+  return {
+    group: seed.group,
+    version: seed.version,
+    ...names,
+    storage: markers.some((m) => m.spec.name === 'storageversion'),
+    served: !markers.some((m) => m.spec.name === 'unservedversion'),
+    description: seed.description,
+    tags: seed.tags,
+    fields,
+    location: seed.location,
+    markers,
+    schema,
+  };
+}
+
+/** Kind name, plural, singular, scope, short names and categories from `@kind`, `@resource`, `@plural`, .... */
+function kindNames(markers: readonly CrdMarker[], declName: string, location: SourceLocation): KindNames {
   const one = (name: string): CrdMarker | undefined => markers.find((m) => m.spec.name === name);
   const all = (name: string): CrdMarker[] => markers.filter((m) => m.spec.name === name);
   const resource = one('resource')?.args ?? {};
-  const kindName = (one('kind')?.value as string | undefined) || decl.name.text;
-  if (!/^[A-Z][A-Za-z0-9]*$/.test(kindName)) {
+  const kind = (one('kind')?.value as string | undefined) || declName;
+  if (!/^[A-Z][A-Za-z0-9]*$/.test(kind)) {
     throw sourceError(
-      seed.location,
-      kindName,
+      location,
+      kind,
       'is not a valid kind name',
       'Kinds are CamelCase, starting with an upper-case letter',
     );
@@ -200,11 +234,9 @@ function kindVersion(
   const singular =
     (one('singular')?.value as string | undefined) ??
     (resource.singular as string | undefined) ??
-    kindName.toLowerCase();
+    kind.toLowerCase();
   const plural =
-    (one('plural')?.value as string | undefined) ??
-    (resource.path as string | undefined) ??
-    pluralize(kindName);
+    (one('plural')?.value as string | undefined) ?? (resource.path as string | undefined) ?? pluralize(kind);
   for (const [what, value] of [
     ['plural', plural],
     ['singular', singular],
@@ -212,8 +244,8 @@ function kindVersion(
     const errors = dns1035LabelErrors(value);
     if (errors.length > 0) {
       throw sourceError(
-        seed.location,
-        kindName,
+        location,
+        kind,
         `${what} "${value}" is not a DNS-1035 label: ${errors.join('; ')}`,
         `Fix @${what}`,
       );
@@ -221,16 +253,31 @@ function kindVersion(
   }
   const scope =
     (one('scope')?.value as string | undefined) ?? (resource.scope as string | undefined) ?? 'Namespaced';
-  const shortNames = [
-    ...((resource.shortName as string[] | undefined) ?? []),
-    ...all('shortName').flatMap((m) => m.value as string[]),
-  ];
-  const categories = [
-    ...((resource.categories as string[] | undefined) ?? []),
-    ...all('categories').flatMap((m) => m.value as string[]),
-  ];
+  return {
+    kind,
+    plural,
+    singular,
+    namespaced: scope === 'Namespaced',
+    shortNames: [
+      ...((resource.shortName as string[] | undefined) ?? []),
+      ...all('shortName').flatMap((m) => m.value as string[]),
+    ],
+    categories: [
+      ...((resource.categories as string[] | undefined) ?? []),
+      ...all('categories').flatMap((m) => m.value as string[]),
+    ],
+  };
+}
 
-  const where = { path: kindName, location: seed.location };
+/** The kind's schema before its own markers: apiVersion, kind, metadata and every other field. */
+function rootSchema(
+  builder: SchemaBuilder,
+  api: ApiProgram,
+  decl: TS.InterfaceDeclaration | TS.TypeAliasDeclaration,
+  kindName: string,
+  seed: KindSeed,
+): JSONSchemaProps {
+  const { checker } = api;
   const type = checker.getTypeAtLocation(decl.name);
   const props = checker.getPropertiesOfType(type).filter((p) => !p.name.startsWith('__@'));
   if (!props.some((p) => p.name === 'spec' || p.name === 'status')) {
@@ -244,9 +291,9 @@ function kindVersion(
   const properties: Record<string, JSONSchemaProps> = {};
   const required: string[] = [];
   for (const prop of props) {
-    const decl = prop.valueDeclaration ?? prop.declarations?.[0];
-    const doc = decl ? builder.doc(decl) : undefined;
+    const propDecl = prop.valueDeclaration ?? prop.declarations?.[0];
     if (prop.name === 'apiVersion' || prop.name === 'kind') {
+      const doc = propDecl ? builder.doc(propDecl) : undefined;
       properties[prop.name] = {
         type: 'string',
         description: doc?.description || (prop.name === 'kind' ? KIND_DESC : API_VERSION_DESC),
@@ -254,21 +301,7 @@ function kindVersion(
       continue;
     }
     if (prop.name === 'metadata') {
-      const metaType = checker.getTypeOfSymbol(prop);
-      const name = (metaType.aliasSymbol ?? metaType.getSymbol())?.name;
-      const nonNull =
-        metaType.flags & ts.TypeFlags.Union
-          ? (metaType as TS.UnionType).types.find((t) => !(t.flags & ts.TypeFlags.Undefined))
-          : metaType;
-      const nonNullName = nonNull?.getSymbol()?.name ?? name;
-      if (nonNullName !== 'ObjectMeta') {
-        throw sourceError(
-          decl ? builder.locationOf(decl) : seed.location,
-          `${kindName}.metadata`,
-          `has type \`${checker.typeToString(nonNull ?? metaType)}\``,
-          "A kind's metadata is `ObjectMeta` (import type { ObjectMeta } from 'op-gen'); the API server owns its schema",
-        );
-      }
+      checkObjectMeta(builder, api, prop, propDecl ? builder.locationOf(propDecl) : seed.location, kindName);
       properties.metadata = { type: 'object' };
       continue;
     }
@@ -277,33 +310,33 @@ function kindVersion(
     properties[prop.name] = field.schema;
     if (field.required) required.push(prop.name);
   }
-  let schema: JSONSchemaProps = { type: 'object', properties };
+  const schema: JSONSchemaProps = { type: 'object', properties };
   if (seed.description) schema.description = seed.description;
   if (required.length > 0) schema.required = required.sort();
-  schema = builder.applyMarkers(schema, markers, where);
-  builder.origins.set(schema, where);
-  const fields = builder.fieldDocs
-    ? builder.fieldDocs.splice(0).map((f) => ({
-        ...f,
-        path: f.path.startsWith(`${kindName}.`) ? f.path.slice(kindName.length + 1) : f.path,
-      }))
-    : [];
-  return {
-    group: seed.group,
-    version: seed.version,
-    kind: kindName,
-    plural,
-    singular,
-    namespaced: scope === 'Namespaced',
-    storage: !!one('storageversion'),
-    served: !one('unservedversion'),
-    description: seed.description,
-    tags: seed.tags,
-    fields,
-    location: seed.location,
-    markers,
-    schema,
-    shortNames,
-    categories,
-  };
+  return schema;
+}
+
+/** A kind's `metadata` must be `ObjectMeta`: the API server owns its schema. */
+function checkObjectMeta(
+  builder: SchemaBuilder,
+  api: ApiProgram,
+  prop: TS.Symbol,
+  location: SourceLocation,
+  kindName: string,
+): void {
+  const { ts, checker } = api;
+  const metaType = checker.getTypeOfSymbol(prop);
+  const name = (metaType.aliasSymbol ?? metaType.getSymbol())?.name;
+  const nonNull =
+    metaType.flags & ts.TypeFlags.Union
+      ? (metaType as TS.UnionType).types.find((t) => !(t.flags & ts.TypeFlags.Undefined))
+      : metaType;
+  if ((nonNull?.getSymbol()?.name ?? name) !== 'ObjectMeta') {
+    throw sourceError(
+      location,
+      `${kindName}.metadata`,
+      `has type \`${checker.typeToString(nonNull ?? metaType)}\``,
+      "A kind's metadata is `ObjectMeta` (import type { ObjectMeta } from 'op-gen'); the API server owns its schema",
+    );
+  }
 }

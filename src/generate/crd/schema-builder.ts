@@ -71,6 +71,27 @@ const SCALAR_TYPES: Record<string, readonly string[]> = {
   structType: ['object'],
 };
 
+/** Where a schema node came from: the type path and the source line (for structural-check errors). */
+export interface Origin {
+  readonly path: string;
+  readonly location: SourceLocation;
+}
+
+/**
+ * What the walk of the API collects besides the kinds' schemas: the checks after the walk
+ * (structural, CEL, size budget) read these, and nothing else of the builder.
+ */
+export interface WalkFindings {
+  /** Where each schema node came from. */
+  readonly origins: { get(node: JSONSchemaProps): Origin | undefined };
+  /** The CEL rules of `@validation` markers, with the node each applies to. */
+  readonly celRules: readonly PendingCelRule[];
+  /** Stand-ins for fields that had a problem: later checks skip them (their problem is reported). */
+  readonly failed: { has(node: JSONSchemaProps): boolean };
+  /** Nodes of embedded Kubernetes types' schemas (`--max-description-length auto` trims these first). */
+  readonly embeddedK8s: { has(node: JSONSchemaProps): boolean };
+}
+
 /**
  * Turns checker types into structural schemas. Each object type is resolved once (cached by type id);
  * markers on type aliases, fields and kinds are applied on copies.
@@ -95,6 +116,21 @@ export class SchemaBuilder {
   readonly embeddedK8s = new WeakSet<JSONSchemaProps>();
   /** Doc comments of fields, collected only when `collectDocs` is set. */
   fieldDocs: FieldDoc[] | undefined;
+
+  /** What the walk collected, for the checks after it (read-only views). */
+  findings(): WalkFindings {
+    return {
+      origins: this.origins,
+      celRules: this.celRules,
+      failed: this.failed,
+      embeddedK8s: this.embeddedK8s,
+    };
+  }
+
+  /** The field docs collected since the last call (each kind's, as its walk ends). */
+  takeFieldDocs(): FieldDoc[] {
+    return this.fieldDocs ? this.fieldDocs.splice(0) : [];
+  }
 
   constructor(
     ts: typeof TS,

@@ -102,7 +102,7 @@ const AUTO_STEPS = [400, 200, 100, 50, 0] as const;
  */
 export function fitDescriptions<C extends CrdLike>(
   crd: C,
-  embedded: WeakSet<JSONSchemaProps>,
+  embedded: { has(node: JSONSchemaProps): boolean },
   target: number = ANNOTATION_LIMIT_BYTES,
 ): { crd: C; size: CrdSize } {
   const name = crd.metadata.name;

@@ -3,7 +3,7 @@ import type { SourceLocation } from '../../markers/index.ts';
 import type { JSONSchemaProps } from '../../api-types/json-schema.ts';
 import { trimDescriptions } from './size-budget.ts';
 
-type Origins = WeakMap<JSONSchemaProps, { path: string; location: SourceLocation }>;
+type Origins = { get(node: JSONSchemaProps): { path: string; location: SourceLocation } | undefined };
 
 /** What is wrong with a schema node and what to do about it. */
 interface Violation {
@@ -151,7 +151,7 @@ export function checkStructural(
   origins: Origins,
   fallback: SourceLocation,
   /** Stand-ins for fields whose problem is already reported: not checked. */
-  skip: WeakSet<JSONSchemaProps> = new WeakSet(),
+  skip: { has(node: JSONSchemaProps): boolean } = new WeakSet(),
 ): void {
   const problems: Problem[] = [];
   const report = (node: JSONSchemaProps, path: string, violations: readonly Violation[]): void => {
