@@ -548,13 +548,49 @@ export class SchemaBuilder {
   }
 
   #objectSchema(type: TS.Type, where: Where): JSONSchemaProps {
-    const ts = this.#ts;
-    const checker = this.#checker;
     const symbol = type.aliasSymbol ?? type.getSymbol();
     const decl = symbol?.declarations?.[0];
     const declFile = decl?.getSourceFile().fileName ?? '';
     const name = symbol?.name ?? '';
     if (declFile.startsWith(K8S_STUB_DIR)) return this.#builtin(name, where);
+    if (this.#isOpGenFile(declFile)) {
+      if (name === 'ObjectMeta') return { type: 'object' };
+      if (name === 'PreserveUnknownFields')
+        return { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+    }
+    this.#rejectNonData(type, symbol, where);
+
+    const schema: JSONSchemaProps = { type: 'object' };
+    const typeMarkers = decl ? this.#typeDoc(decl, name, schema) : [];
+    // `x?: never` (TypeScript's way to forbid a field, e.g. in union members) has no JSON form: left out.
+    const props = this.#checker
+      .getPropertiesOfType(type)
+      .filter((p) => !p.name.startsWith('__@') && !this.#isForbiddenField(p));
+    const map = this.#mapValueSchema(type, props.length > 0, where);
+    if (map) schema.additionalProperties = map;
+    if (props.length === 0) return this.applyMarkers(schema, typeMarkers, where);
+
+    const properties: Record<string, JSONSchemaProps> = {};
+    const required: string[] = [];
+    const unionFields: MarkedUnionField[] = [];
+    for (const prop of props) {
+      const result = this.fieldSchema(prop, where);
+      if (!result) continue;
+      properties[prop.name] = result.schema;
+      if (result.required) required.push(prop.name);
+      if (result.union) unionFields.push(result.union);
+    }
+    schema.properties = properties;
+    // Sorted, as controller-gen writes them.
+    if (required.length > 0) schema.required = required.sort();
+    if (unionFields.length === 0) return this.applyMarkers(schema, typeMarkers, where);
+    const withUnion = this.problems.attempt(() => applyMarkedUnion(schema, unionFields, where), schema);
+    this.#queueRules(withUnion, schema['x-kubernetes-validations']?.length ?? 0, where);
+    return this.applyMarkers(withUnion, typeMarkers, where);
+  }
+
+  /** Dates, Maps, Sets, functions and classes have no JSON form: an error naming what to use. */
+  #rejectNonData(type: TS.Type, symbol: TS.Symbol | undefined, where: Where): void {
     const ownSymbol = type.getSymbol();
     const ownName = ownSymbol?.name ?? '';
     if (
@@ -573,11 +609,6 @@ export class SchemaBuilder {
         'Use an array, a Record<string, T> or an interface',
       );
     }
-    if (this.#isOpGenFile(declFile)) {
-      if (name === 'ObjectMeta') return { type: 'object' };
-      if (name === 'PreserveUnknownFields')
-        return { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
-    }
     if (type.getCallSignatures().length > 0 || type.getConstructSignatures().length > 0) {
       throw this.#unsupported(
         where,
@@ -585,81 +616,59 @@ export class SchemaBuilder {
         'Functions are not data: remove the field from the API type',
       );
     }
-    if (symbol && symbol.flags & ts.SymbolFlags.Class) {
+    if (symbol && symbol.flags & this.#ts.SymbolFlags.Class) {
       throw this.#unsupported(
         where,
-        `is the class \`${name}\``,
+        `is the class \`${symbol.name}\``,
         'Use an interface or a type alias for API types',
       );
     }
+  }
 
-    const schema: JSONSchemaProps = { type: 'object' };
-    // Type-level doc and markers: interfaces, object type aliases.
-    let typeMarkers: CrdMarker[] = [];
-    if (decl && (ts.isInterfaceDeclaration(decl) || ts.isTypeAliasDeclaration(decl))) {
-      const parsed = this.markers(decl, 'type');
-      if (parsed.doc.description) schema.description = parsed.doc.description;
-      typeMarkers = parsed.markers;
-      const misplaced = typeMarkers.find((m) => m.spec.effect?.on === 'kind');
-      if (misplaced && !parsed.markers.some((m) => m.spec.name === 'kind')) {
-        throw markerError(
-          misplaced.location,
-          misplaced.tag,
-          `is a kind marker, but ${name} is not a kind`,
-          'Put it on the root type marked @kind',
-        );
-      }
+  /**
+   * An interface's or object type alias's doc comment: its description goes on `schema`, its
+   * markers are returned (a kind marker on a type that is not a kind is an error).
+   */
+  #typeDoc(decl: TS.Declaration, name: string, schema: JSONSchemaProps): CrdMarker[] {
+    const ts = this.#ts;
+    if (!ts.isInterfaceDeclaration(decl) && !ts.isTypeAliasDeclaration(decl)) return [];
+    const parsed = this.markers(decl, 'type');
+    if (parsed.doc.description) schema.description = parsed.doc.description;
+    const misplaced = parsed.markers.find((m) => m.spec.effect?.on === 'kind');
+    if (misplaced && !parsed.markers.some((m) => m.spec.name === 'kind')) {
+      throw markerError(
+        misplaced.location,
+        misplaced.tag,
+        `is a kind marker, but ${name} is not a kind`,
+        'Put it on the root type marked @kind',
+      );
     }
+    return parsed.markers;
+  }
 
-    // `x?: never` (TypeScript's way to forbid a field, e.g. in union members) has no JSON form: left out.
-    const props = checker
-      .getPropertiesOfType(type)
-      .filter((p) => !p.name.startsWith('__@') && !this.#isForbiddenField(p));
-    const indexInfos = checker.getIndexInfosOfType(type);
-    if (indexInfos.length > 0) {
-      const info = indexInfos[0];
-      if (!info || indexInfos.length > 1 || !(info.keyType.flags & ts.TypeFlags.String)) {
-        throw this.#unsupported(
-          where,
-          'has a non-string index signature',
-          'Map keys are strings in JSON: use `Record<string, T>`',
-        );
-      }
-      if (props.length > 0) {
-        throw this.#unsupported(
-          where,
-          'has both fixed fields and an index signature',
-          'A structural schema cannot have properties and additionalProperties together: move the map into its own field',
-        );
-      }
-      const valueNode = info.declaration?.type;
-      schema.additionalProperties = this.schemaFor(info.type, valueNode, {
-        path: `${where.path}.*`,
-        location: where.location,
-      });
+  /** The schema of a string index signature's values (`Record<string, T>`), if the type has one. */
+  #mapValueSchema(type: TS.Type, hasProperties: boolean, where: Where): JSONSchemaProps | undefined {
+    const indexInfos = this.#checker.getIndexInfosOfType(type);
+    if (indexInfos.length === 0) return undefined;
+    const info = indexInfos[0];
+    if (!info || indexInfos.length > 1 || !(info.keyType.flags & this.#ts.TypeFlags.String)) {
+      throw this.#unsupported(
+        where,
+        'has a non-string index signature',
+        'Map keys are strings in JSON: use `Record<string, T>`',
+      );
     }
-
-    if (props.length > 0) {
-      const properties: Record<string, JSONSchemaProps> = {};
-      const required: string[] = [];
-      const unionFields: MarkedUnionField[] = [];
-      for (const prop of props) {
-        const result = this.fieldSchema(prop, where);
-        if (!result) continue;
-        properties[prop.name] = result.schema;
-        if (result.required) required.push(prop.name);
-        if (result.union) unionFields.push(result.union);
-      }
-      schema.properties = properties;
-      // Sorted, as controller-gen writes them.
-      if (required.length > 0) schema.required = required.sort();
-      if (unionFields.length > 0) {
-        const withUnion = this.problems.attempt(() => applyMarkedUnion(schema, unionFields, where), schema);
-        this.#queueRules(withUnion, schema['x-kubernetes-validations']?.length ?? 0, where);
-        return this.applyMarkers(withUnion, typeMarkers, where);
-      }
+    if (hasProperties) {
+      throw this.#unsupported(
+        where,
+        'has both fixed fields and an index signature',
+        'A structural schema cannot have properties and additionalProperties together: move the map into its own field',
+      );
     }
-    return this.applyMarkers(schema, typeMarkers, where);
+    return this.schemaFor(info.type, info.declaration?.type, {
+      path: `${where.path}.*`,
+      location: where.location,
+    });
   }
 
   /**
