@@ -26,7 +26,7 @@ import { summarizeHeap, printHeapSummary, type HeapRow } from './heap-summary.ts
 import { peakRssMb, summarize } from './peak-rss.ts';
 import { installBenchCrd, runOnce, type Side } from './runtime-compare.ts';
 import { createBenchApps } from './runtime-load.ts';
-import { CONTROLLER_RUNTIME_VERSION, goOperator, ROOT, writeBenchResult } from './tools.ts';
+import { benchNodeArgs, CONTROLLER_RUNTIME_VERSION, goOperator, ROOT, writeBenchResult } from './tools.ts';
 
 const { values } = parseArgs({
   options: {
@@ -95,7 +95,7 @@ async function cacheRun(
 ): Promise<CacheRun> {
   const port = await freePort();
   const flags = ['--workers=1', '--read-only', `--metrics-bind-address=127.0.0.1:${port}`];
-  const nodeArgs = process.env.OP_GEN_BENCH_NODE_ARGS?.split(' ').filter((a) => a !== '') ?? [];
+  const nodeArgs = benchNodeArgs();
   const [cmd, args] =
     side === 'op-gen'
       ? [
@@ -281,7 +281,7 @@ if (peak)
 
 writeBenchResult('memory', {
   node: process.version,
-  nodeArgs: process.env.OP_GEN_BENCH_NODE_ARGS ?? '',
+  nodeArgs: benchNodeArgs().join(' '),
   controllerRuntime: CONTROLLER_RUNTIME_VERSION,
   rounds,
   curve,

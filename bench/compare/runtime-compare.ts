@@ -13,7 +13,7 @@ import { defineKind, Transport, type ObjectLike } from '../../src/client/index.t
 import { installCrd, startControlPlane } from '../../src/testing/index.ts';
 import { peakRssMb, summarize, type Summary } from './peak-rss.ts';
 import { BENCH_GROUP, BENCH_PLURAL, BENCH_VERSION, createBenchApps, watchAllReady } from './runtime-load.ts';
-import { goOperator, ROOT } from './tools.ts';
+import { benchNodeArgs, goOperator, ROOT } from './tools.ts';
 
 export type Side = 'op-gen' | 'controller-runtime';
 
@@ -48,7 +48,7 @@ function operatorCommand(side: Side, workers: number): { cmd: string; args: stri
     if (!bin) throw new Error('no Go toolchain');
     return { cmd: bin, args: [`--workers=${workers}`] };
   }
-  const nodeArgs = process.env.OP_GEN_BENCH_NODE_ARGS?.split(' ').filter((a) => a !== '') ?? [];
+  const nodeArgs = benchNodeArgs();
   return {
     cmd: process.execPath,
     args: [...nodeArgs, join(ROOT, 'bench/compare/op-gen-operator.mjs'), `--workers=${workers}`],

@@ -128,3 +128,17 @@ export function writeBenchResult(
   console.log(`\nresults written to ${file}`);
   return file;
 }
+
+/**
+ * The Node flags the scaffolded manager starts with (templates/init/Dockerfile.hbs and the `start`
+ * script; test/unit/bench/manager-node-flags.test.ts keeps them the same): the op-gen side of the
+ * runtime benches runs as a user's operator does. OP_GEN_BENCH_NODE_ARGS replaces them.
+ */
+export const MANAGER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=1'];
+
+/** The Node flags of the op-gen bench operator: OP_GEN_BENCH_NODE_ARGS if set, else the scaffold's. */
+export function benchNodeArgs(): string[] {
+  const fromEnv = process.env.OP_GEN_BENCH_NODE_ARGS;
+  if (fromEnv === undefined) return [...MANAGER_NODE_FLAGS];
+  return fromEnv.split(' ').filter((a) => a !== '');
+}
