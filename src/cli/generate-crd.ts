@@ -1,4 +1,3 @@
-import { setFlagsFromString } from 'node:v8';
 import { InvalidArgumentError } from 'commander';
 import type { CommandModule } from './command-module.ts';
 import { contextFor } from './context.ts';
@@ -47,12 +46,7 @@ export const generateCrdCommand: CommandModule = {
       )
       .option('--max-desc-len <n>', "same as --max-description-length n (controller-gen's name)", wholeNumber)
       .action(async (flags: CrdFlags, command) => {
-        // A one-shot run allocates in bursts (parse, walk, YAML); letting V8 grow the young generation
-        // doubles the peak RSS for no speed gain here (measured by bench/crd.ts: ~150 vs ~200 MB).
-        setFlagsFromString('--semi-space-growth-factor=1');
-        // GC helper threads compete with the walk on a 2-core machine: one thread was 5-8% faster here
-        // (0.75 vs 0.79-0.82 s median, same RSS).
-        setFlagsFromString('--single-threaded-gc');
+        // V8's flags for the run are set by bin/op-gen.js, for every command alike (see there).
         const ctx = contextFor(command, io);
         const check = flags.check === true;
         const json = flags.json === true;
