@@ -92,6 +92,10 @@ function needsFullCheck(ts: typeof TS, checker: TS.TypeChecker, file: TS.SourceF
       const kinds = (ts.getModifiers(node) ?? []).map((m) => m.kind);
       if (new Set(kinds).size !== kinds.length) suspicious = true;
     }
+    // `List<>`: the parser accepts an empty type argument list, the checker reports it (TS1099);
+    // an empty type parameter list is checked too (a false alarm only costs the full check).
+    const lists = node as { typeArguments?: TS.NodeArray<TS.Node>; typeParameters?: TS.NodeArray<TS.Node> };
+    if (lists.typeArguments?.length === 0 || lists.typeParameters?.length === 0) suspicious = true;
     if (node.parent === file && ts.isImportDeclaration(node)) {
       if (!checker.getSymbolAtLocation(node.moduleSpecifier)?.declarations?.length) suspicious = true;
       const bindings = node.importClause?.namedBindings;

@@ -12,7 +12,7 @@ import { copyProject, run, scaffoldTemplate, snapshot } from './project.ts';
  * file, generate crd, client and rbac exit 1 and write nothing; a Go-form
  * marker is an error at its line; otherwise each either fails with a file:line message (writing
  * nothing) or succeeds (crd with a CRD). Never an internal error. `npm run test:fuzz` runs more cases
- * (OP_GEN_FUZZ_RUNS); a failure prints the seed and the shrunk mutant.
+ * (OP_GEN_FUZZ_RUNS); a failure prints the seed and the shrunk mutant (OP_GEN_FUZZ_SEED replays it).
  */
 const RUNS = Number(process.env.OP_GEN_FUZZ_RUNS ?? 30);
 const API_FILES = ['src/api/cache/v1alpha1/memcached.ts', 'src/api/cache/v1alpha1/groupversion.ts'];
@@ -89,7 +89,11 @@ describe('mutated API sources never give a wrong artifact with exit 0', () => {
           }
         }
       }),
-      { numRuns: RUNS, endOnFailure: true },
+      {
+        numRuns: RUNS,
+        endOnFailure: true,
+        ...(process.env.OP_GEN_FUZZ_SEED ? { seed: Number(process.env.OP_GEN_FUZZ_SEED) } : {}),
+      },
     );
   });
 

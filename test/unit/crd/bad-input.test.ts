@@ -295,6 +295,13 @@ const CASES: BadCase[] = [
     error:
       /types\.ts:4: Thing\.spec\.size: CEL rule "self\.count >": Unexpected token: EOF \(column 13 of the rule\)/,
   },
+  {
+    // The parser accepts `<>`; the checker's grammar check reports it, in a type no kind uses.
+    name: 'an empty type argument list in a type the CRD does not use',
+    decls: 'export type Things = Array<>;',
+    spec: 'size?: number;',
+    error: /types\.ts:2:\d+: Type argument list cannot be empty\. \(TS1099\)/,
+  },
 ];
 
 function sink(): { stream: Writable; text: () => string } {
