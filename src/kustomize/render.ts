@@ -291,6 +291,19 @@ function readPatchText(
   return { text: readFileSync(full, 'utf8'), source: full };
 }
 
+/** A patch entry's text: inline (`patch`) or from a file (`path`, relative to the kustomization). */
+function inlineOrFilePatch(
+  ctx: Context,
+  dir: string,
+  file: string,
+  field: string,
+  entry: { readonly patch?: Json; readonly path?: Json },
+): { text: string; source: string } {
+  if (typeof entry.patch === 'string') return { text: entry.patch, source: file };
+  if (typeof entry.path === 'string') return readPatchText(ctx, dir, file, `${field}.path`, entry.path);
+  return fail(ctx, file, field, 'needs path or patch');
+}
+
 function readConfigurations(
   ctx: Context,
   dir: string,
@@ -407,12 +420,7 @@ function buildLevel(ctx: Context, dir: string): Level {
             'patch options (allowNameChange, allowKindChange) are not rendered by op-gen',
           );
         const target = readTarget(ctx, file, `${field}.target`, p.target);
-        let text: string;
-        let source = file;
-        if (typeof p.patch === 'string') text = p.patch;
-        else if (typeof p.path === 'string')
-          ({ text, source } = readPatchText(ctx, dir, file, `${field}.path`, p.path));
-        else fail(ctx, file, field, 'needs path or patch');
+        const { text, source } = inlineOrFilePatch(ctx, dir, file, field, p);
         applyPatch(ctx, level, file, field, text, source, target, false);
       });
     }
@@ -453,12 +461,7 @@ function buildLevel(ctx: Context, dir: string): Level {
         if (!isObject(p)) fail(ctx, file, field, 'must be a map with target and path or patch');
         const target = readTarget(ctx, file, `${field}.target`, p.target);
         if (!target) fail(ctx, file, `${field}.target`, 'is required');
-        let text: string;
-        let source = file;
-        if (typeof p.patch === 'string') text = p.patch;
-        else if (typeof p.path === 'string')
-          ({ text, source } = readPatchText(ctx, dir, file, `${field}.path`, p.path));
-        else fail(ctx, file, field, 'needs path or patch');
+        const { text, source } = inlineOrFilePatch(ctx, dir, file, field, p);
         applyPatch(ctx, level, file, field, text, source, target, true);
       });
     }

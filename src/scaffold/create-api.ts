@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { runGeneratorsAfter, type GeneratingIo, type ScaffoldResult } from './run-generators.ts';
 import { OpGenError } from '../errors.ts';
@@ -12,7 +12,7 @@ import {
   type ProjectResource,
 } from '../shared/project-file.ts';
 import { projectHeader } from './boilerplate.ts';
-import { addKustomizeResource, insertAboveMarker } from './edits.ts';
+import { addKustomizeResource, insertAboveMarker, readScaffoldedFile } from './edits.ts';
 import type { ScaffoldIo } from './init.ts';
 import { kebabCase, pluralize, validateGroup, validateKind, validateVersion } from './names.ts';
 import { requiredValue } from './prompt.ts';
@@ -46,13 +46,7 @@ const CRD_KUSTOMIZATION = 'config/crd/kustomization.yaml';
 const SAMPLES_KUSTOMIZATION = 'config/samples/kustomization.yaml';
 
 function readProjectText(root: string, path: string): string {
-  const full = join(root, path);
-  if (!existsSync(full)) {
-    throw new OpGenError(
-      `${full} is missing: \`op-gen create api\` adds entries to it. Restore it from a freshly scaffolded project, then run the command again.`,
-    );
-  }
-  return readFileSync(full, 'utf8');
+  return readScaffoldedFile(root, path, 'op-gen create api');
 }
 
 /** The group, version and kind, from the options or asked for, each validated. */

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, posix, relative, resolve } from 'node:path';
 import { isMap, isSeq, parseDocument } from 'yaml';
 import { OpGenError, UsageError } from '../errors.ts';
@@ -13,7 +13,7 @@ import {
 } from '../shared/project-file.ts';
 import { projectHeader } from './boilerplate.ts';
 import { runGeneratorsAfter, type GeneratingIo, type ScaffoldResult } from './run-generators.ts';
-import { addKustomizeResource, insertAboveMarker } from './edits.ts';
+import { addKustomizeResource, insertAboveMarker, readScaffoldedFile } from './edits.ts';
 import { camelCase, kebabCase } from './names.ts';
 import { renderTemplateSet, type RenderedFile } from './render.ts';
 
@@ -56,13 +56,7 @@ export function admissionPath(
 }
 
 function readText(root: string, path: string): string {
-  const full = join(root, path);
-  if (!existsSync(full)) {
-    throw new OpGenError(
-      `${full} is missing: \`op-gen create webhook\` adds entries to it. Restore it from a freshly scaffolded project, then run the command again.`,
-    );
-  }
-  return readFileSync(full, 'utf8');
+  return readScaffoldedFile(root, path, 'op-gen create webhook');
 }
 
 /** A module specifier from the folder of `from` to `to` (both relative to the project root). */

@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { isSeq } from 'yaml';
 import { OpGenError } from '../errors.ts';
 import { parseKustomizationDocument } from '../shared/kustomization-document.ts';
@@ -39,4 +41,18 @@ export function addKustomizeResource(text: string, entry: string, file: string):
     throw new OpGenError(`${file}: \`resources\` must be a list. Fix it, then run the command again.`);
   }
   return doc.toString({ lineWidth: 0, indent: 2, indentSeq: true });
+}
+
+/**
+ * A file of the scaffolded project that `command` edits (`op-gen create api`): an error naming what
+ * to do when it is gone.
+ */
+export function readScaffoldedFile(root: string, path: string, command: string): string {
+  const full = join(root, path);
+  if (!existsSync(full)) {
+    throw new OpGenError(
+      `${full} is missing: \`${command}\` adds entries to it. Restore it from a freshly scaffolded project, then run the command again.`,
+    );
+  }
+  return readFileSync(full, 'utf8');
 }
