@@ -1,23 +1,20 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import Handlebars from 'handlebars';
-import { format } from 'prettier';
 import type { ClientKind } from './client-kinds.ts';
+import { clientSource, fitsClientStyle, CLIENT_PRINT_WIDTH } from './client-source.ts';
 
-/** templates/client/: three levels above this module in both src/ and dist/. */
-const TEMPLATE = fileURLToPath(new URL('../../../templates/client/kind-client.ts.hbs', import.meta.url));
-
-let compiled: HandlebarsTemplateDelegate | undefined;
-
-function template(): HandlebarsTemplateDelegate {
-  compiled ??= Handlebars.create().compile(readFileSync(TEMPLATE, 'utf8'), { noEscape: true, strict: true });
-  return compiled;
-}
-
-/** The typed client module of one kind; `typeModule` is the import path of its API source. */
 /** Fixed style (not the project's prettier config), so the output is the same on every machine. */
-const STYLE = { parser: 'typescript', singleQuote: true, printWidth: 110, trailingComma: 'all' } as const;
+export const CLIENT_STYLE = {
+  parser: 'typescript',
+  singleQuote: true,
+  printWidth: CLIENT_PRINT_WIDTH,
+  trailingComma: 'all',
+} as const;
 
+/**
+ * The typed client module of one kind; `typeModule` is the import path of its API source. The text is
+ * laid out directly in prettier's style; only when a line would need more of prettier's rules (very
+ * long names or paths) is prettier loaded to print it (a property test holds the direct text to
+ * prettier's output).
+ */
 export async function renderClient(
   kind: ClientKind,
   typeModule: string,
@@ -27,15 +24,10 @@ export async function renderClient(
   const declared = ['Kind', 'Key', 'Apply', 'ListOptions', 'WatchOptions', 'Client'].map(
     (s) => kind.kind + s,
   );
-  const typeName = declared.includes(kind.typeName) ? `${kind.kind}Object` : kind.typeName;
-  const typeImport = typeName === kind.typeName ? typeName : `${kind.typeName} as ${typeName}`;
-  const text = template()({
-    ...kind,
-    typeName,
-    typeImport,
-    typeModule,
-    runtimeModule,
-    apiVersion: `${kind.group}/${kind.version}`,
-  });
-  return format(text, STYLE);
+  const localType = declared.includes(kind.typeName) ? `${kind.kind}Object` : kind.typeName;
+  const input = { ...kind, localType, typeModule, runtimeModule };
+  const text = clientSource(input);
+  if (fitsClientStyle(text, input)) return text;
+  const { format } = await import('prettier');
+  return format(text, CLIENT_STYLE);
 }
