@@ -133,9 +133,14 @@ export async function compareRuntimes(options: {
   const runs: RuntimeRun[] = [];
   for (const workers of options.workers) {
     for (let i = 0; i < options.runs; i++) {
-      // Alternate sides so drift on this noisy machine hits both alike.
-      runs.push(await runOnce('op-gen', workers, options.objects));
-      if (haveGo) runs.push(await runOnce('controller-runtime', workers, options.objects));
+      // Alternate sides so drift on this noisy machine hits both alike, and the side that goes first
+      // alternates by round (the first run after a change of worker count is not always op-gen's).
+      const order: Side[] = !haveGo
+        ? ['op-gen']
+        : i % 2 === 0
+          ? ['op-gen', 'controller-runtime']
+          : ['controller-runtime', 'op-gen'];
+      for (const side of order) runs.push(await runOnce(side, workers, options.objects));
     }
   }
   const summary = options.workers.map((workers) => {
