@@ -96,6 +96,11 @@ function needsFullCheck(ts: typeof TS, checker: TS.TypeChecker, file: TS.SourceF
     // an empty type parameter list is checked too (a false alarm only costs the full check).
     const lists = node as { typeArguments?: TS.NodeArray<TS.Node>; typeParameters?: TS.NodeArray<TS.Node> };
     if (lists.typeArguments?.length === 0 || lists.typeParameters?.length === 0) suspicious = true;
+    // Other shapes the parser accepts and the checker's grammar check rejects (found by the
+    // broken-input fuzz): `List<string,>` (TS1009), `[]: T` (TS1096), `a: T = 1` in an interface
+    // (TS1246), `{ a?: 1 }` in an object literal (TS1162), a trailing comma after an expression.
+    if (lists.typeArguments?.hasTrailingComma || lists.typeParameters?.hasTrailingComma) suspicious = true;
+    if (grammarSuspect(ts, node)) suspicious = true;
     if (node.parent === file && ts.isImportDeclaration(node)) {
       if (!checker.getSymbolAtLocation(node.moduleSpecifier)?.declarations?.length) suspicious = true;
       const bindings = node.importClause?.namedBindings;
@@ -105,7 +110,14 @@ function needsFullCheck(ts: typeof TS, checker: TS.TypeChecker, file: TS.SourceF
         if (!target?.declarations?.length || declared.has(el.name.text)) suspicious = true;
         declared.add(el.name.text);
       }
-      if (node.importClause?.name) declared.add(node.importClause.name.text);
+      const defaultImport = node.importClause?.name;
+      if (defaultImport) {
+        // `import type, { A } from 'm'` imports a default named `type`: TS1192 when `m` has none.
+        const local = checker.getSymbolAtLocation(defaultImport);
+        const target = local && local.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(local) : local;
+        if (!target?.declarations?.length || declared.has(defaultImport.text)) suspicious = true;
+        declared.add(defaultImport.text);
+      }
       return;
     }
     if (
@@ -129,6 +141,37 @@ function needsFullCheck(ts: typeof TS, checker: TS.TypeChecker, file: TS.SourceF
   };
   visit(file);
   return suspicious;
+}
+
+/**
+ * Shapes the parser builds without a syntax error that the checker's grammar check rejects: an index
+ * signature without exactly one plain typed parameter (TS1096, TS1019, TS1020, TS1021), an interface
+ * or type-literal member with an initializer (TS1246, TS1247), an optional or definite object-literal
+ * member (TS1162, TS1255), a trailing comma in a declaration list or heritage clause (TS1009).
+ */
+function grammarSuspect(ts: typeof TS, node: TS.Node): boolean {
+  if (ts.isIndexSignatureDeclaration(node)) {
+    const [p, ...rest] = node.parameters;
+    return (
+      !p ||
+      rest.length > 0 ||
+      node.parameters.hasTrailingComma ||
+      !p.type ||
+      p.questionToken !== undefined ||
+      p.initializer !== undefined ||
+      p.dotDotDotToken !== undefined ||
+      (ts.getModifiers(p)?.length ?? 0) > 0
+    );
+  }
+  if (ts.isPropertySignature(node)) return (node as { initializer?: TS.Node }).initializer !== undefined;
+  if (ts.isPropertyAssignment(node) || ts.isShorthandPropertyAssignment(node)) {
+    // The parser keeps these tokens for the grammar check; the public types leave them out.
+    const tokens = node as { questionToken?: TS.Node; exclamationToken?: TS.Node };
+    return tokens.questionToken !== undefined || tokens.exclamationToken !== undefined;
+  }
+  if (ts.isVariableDeclarationList(node)) return node.declarations.hasTrailingComma;
+  if (ts.isHeritageClause(node)) return node.types.hasTrailingComma || node.types.length === 0;
+  return false;
 }
 
 /** An identifier that refers to something (not a name being declared, not a property name). */

@@ -111,8 +111,12 @@ export async function walkApi(
     for (const fileName of folder.files) {
       const file = api.program.getSourceFile(fileName);
       if (!file) continue;
-      for (const stmt of file.statements) {
-        if (!ts.isInterfaceDeclaration(stmt) && !ts.isTypeAliasDeclaration(stmt)) continue;
+      for (const node of [...file.statements, file.endOfFileToken]) {
+        if (!ts.isInterfaceDeclaration(node) && !ts.isTypeAliasDeclaration(node)) {
+          orphanKindMarker(builder, node, display(fileName), problems);
+          continue;
+        }
+        const stmt = node;
         const doc = builder.doc(stmt);
         if (!doc.tags.some((t) => t.name.toLowerCase() === 'kind')) {
           // Not a kind: its markers are read where a kind uses it; Go-form lines are reported here,
@@ -157,6 +161,24 @@ export async function walkApi(
     );
   }
   return { kinds, problems, findings: builder.findings() };
+}
+
+/**
+ * A `@kind` in a doc comment that documents something other than an interface or type alias (say a
+ * stray `;` between the comment and `export interface`, or the end of the file) would silently lose
+ * the kind: it is an error at the marker's line.
+ */
+function orphanKindMarker(
+  builder: SchemaBuilder,
+  node: TS.Node,
+  file: string,
+  problems: ProblemCollector,
+): void {
+  const tag = builder.doc(node).tags.find((t) => t.name.toLowerCase() === 'kind');
+  if (!tag) return;
+  problems.add(
+    `${file}:${tag.line}: @kind is in a doc comment that documents no interface or type alias, so no kind is generated from it. Put the comment right above \`export interface <Kind> {\` with nothing in between.`,
+  );
 }
 
 /** A source file of the project (not a stub, not op-gen's own sources or helper types, not a dependency). */

@@ -13,7 +13,36 @@ import { NAME_RESOLUTION_CODES } from '../../../src/shared/ts-diagnostics.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../../..');
 
-export type MutationKind = 'delete-token' | 'duplicate-token' | 'rename-type' | 'break-import' | 'go-marker';
+export type MutationKind =
+  | 'delete-token'
+  | 'duplicate-token'
+  | 'insert-punctuation'
+  | 'delete-line'
+  | 'rename-type'
+  | 'break-import'
+  | 'go-marker';
+
+/** What `insert-punctuation` puts before a token: the characters a half-finished edit leaves. */
+export const PUNCTUATION = [
+  '{',
+  '}',
+  '(',
+  ')',
+  '<',
+  '>',
+  '[',
+  ']',
+  ',',
+  ';',
+  ':',
+  '?',
+  '|',
+  '&',
+  '=',
+  "'",
+  '.',
+  '*/',
+];
 
 export interface MutationChoice {
   readonly file: number;
@@ -50,6 +79,8 @@ export const mutationChoice: fc.Arbitrary<MutationChoice> = fc.record({
     'delete-token',
     'duplicate-token',
     'duplicate-token',
+    'insert-punctuation',
+    'delete-line',
     'rename-type',
     'break-import',
     'go-marker',
@@ -94,6 +125,26 @@ export function mutate(
         file: path,
         text: next,
         description: `${choice.kind} \`${word}\` at ${path}:${lineAt(text, token.start)}`,
+      };
+    }
+    case 'insert-punctuation': {
+      const token = pick(tokens(text));
+      if (!token) return undefined;
+      const mark = PUNCTUATION[choice.variant % PUNCTUATION.length] ?? ';';
+      return {
+        file: path,
+        text: text.slice(0, token.start) + mark + text.slice(token.start),
+        description: `insert \`${mark}\` before \`${text.slice(token.start, token.end)}\` at ${path}:${lineAt(text, token.start)}`,
+      };
+    }
+    case 'delete-line': {
+      const lines = text.split('\n');
+      const index = choice.at % lines.length;
+      if ((lines[index] ?? '').trim() === '') return undefined;
+      return {
+        file: path,
+        text: [...lines.slice(0, index), ...lines.slice(index + 1)].join('\n'),
+        description: `delete line ${path}:${index + 1} \`${(lines[index] ?? '').trim()}\``,
       };
     }
     case 'rename-type': {
@@ -149,6 +200,41 @@ export function mutate(
       };
     }
   }
+}
+
+const KINDS: readonly MutationKind[] = [
+  'delete-token',
+  'duplicate-token',
+  'insert-punctuation',
+  'delete-line',
+  'rename-type',
+  'break-import',
+  'go-marker',
+];
+
+/**
+ * Every distinct mutant of `files` (by text), in a fixed order: the space the random choices draw
+ * from, small enough to run whole (`npm run test:fuzz`).
+ */
+export function allMutants(files: readonly { path: string; text: string }[]): Mutant[] {
+  const positions = Math.max(...files.map((f) => Math.max(tokens(f.text).length, f.text.split('\n').length)));
+  const variants: Partial<Record<MutationKind, number>> = {
+    'insert-punctuation': PUNCTUATION.length,
+    'go-marker': GO_MARKERS.length,
+    'break-import': 2,
+  };
+  const seen = new Map<string, Mutant>();
+  for (let file = 0; file < files.length; file++) {
+    for (const kind of KINDS) {
+      for (let at = 0; at < positions; at++) {
+        for (let variant = 0; variant < (variants[kind] ?? 1); variant++) {
+          const m = mutate(files, { file, kind, at, variant });
+          if (m && !seen.has(m.text)) seen.set(m.text, m);
+        }
+      }
+    }
+  }
+  return [...seen.values()];
 }
 
 /**

@@ -302,6 +302,52 @@ const CASES: BadCase[] = [
     spec: 'size?: number;',
     error: /types\.ts:2:\d+: Type argument list cannot be empty\. \(TS1099\)/,
   },
+  // More shapes the parser accepts and the checker's grammar check rejects, each found by the
+  // broken-input fuzz (`npm run test:fuzz`) as an exit 0 with a CRD.
+  {
+    name: 'a trailing comma in a type argument list',
+    spec: 'sizes?: Array<number,>;',
+    error: /types\.ts:4:\d+: Trailing comma not allowed\. \(TS1009\)/,
+  },
+  {
+    name: 'a trailing comma in a declaration list',
+    decls: 'export const limits = { max: 3 },;',
+    spec: 'size?: number;',
+    error: /types\.ts:2:\d+: Trailing comma not allowed\. \(TS1009\)/,
+  },
+  {
+    name: 'an optional member in an object literal',
+    decls: 'export const limits = { max?: 3 };',
+    spec: 'size?: number;',
+    error: /types\.ts:2:\d+: An object member cannot be declared optional\. \(TS1162\)/,
+  },
+  {
+    name: 'an index signature without a parameter, in a type no kind uses',
+    decls: 'export interface Loose { []: string }',
+    spec: 'size?: number;',
+    error: /types\.ts:2:\d+: An index signature must have exactly one parameter\. \(TS1096\)/,
+  },
+  {
+    name: 'an interface member with an initializer, in a type no kind uses',
+    decls: 'export interface Loose { size: number = 3 }',
+    spec: 'size?: number;',
+    error: /types\.ts:2:\d+: An interface property cannot have an initializer\. \(TS1246\)/,
+  },
+  {
+    name: 'a default import the module does not have (`import type, { A }`)',
+    file:
+      "import type, { ObjectMeta } from 'op-gen';\nexport interface ThingSpec {\n  size?: number;\n}\n" +
+      KIND(),
+    error: /types\.ts:1:\d+: Module '"[^"]+"' has no default export\. \(TS1192\)/,
+  },
+  {
+    name: '@kind on a comment a stray `;` takes from the interface',
+    file:
+      "import type { ObjectMeta } from 'op-gen';\nexport interface ThingSpec {\n  size?: number;\n}\n" +
+      KIND().replace('export interface Thing', ';export interface Thing'),
+    error:
+      /types\.ts:8: @kind is in a doc comment that documents no interface or type alias, so no kind is generated from it\. Put the comment right above/,
+  },
 ];
 
 function sink(): { stream: Writable; text: () => string } {
