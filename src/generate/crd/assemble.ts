@@ -1,4 +1,5 @@
 import { OpGenError } from '../../errors.ts';
+import { ProblemCollector } from '../../shared/problems.ts';
 import type { CrdMarker } from '../../markers/crd.ts';
 import { opGenVersion } from '../../version.ts';
 import type { KindVersion } from './model.ts';
@@ -75,15 +76,18 @@ export function assembleCrds(
   kinds: readonly KindVersion[],
   options: { maxDescLen?: number },
 ): CustomResourceDefinition[] {
+  // Every problem of every kind is reported in one run; the CRDs are returned only without any.
+  const problems = new ProblemCollector();
   const byKind = new Map<string, KindVersion[]>();
   for (const k of kinds) {
     const key = `${k.group}/${k.kind}`;
     const list = byKind.get(key) ?? [];
     const dup = list.find((x) => x.version === k.version);
     if (dup) {
-      throw new OpGenError(
+      problems.add(
         `${where(k)}: kind ${k.kind} is declared twice in ${k.group}/${k.version} (also at ${dup.location.file}:${dup.location.line}). Keep one.`,
       );
+      continue;
     }
     list.push(k);
     byKind.set(key, list);
@@ -91,64 +95,77 @@ export function assembleCrds(
   const crds: CustomResourceDefinition[] = [];
   const names = new Map<string, KindVersion>();
   for (const versions of byKind.values()) {
-    versions.sort((a, b) => a.version.localeCompare(b.version));
-    const first = versions[0];
-    if (!first) continue;
-    for (const v of versions.slice(1)) {
-      for (const [what, a, b] of [
-        ['plural', first.plural, v.plural],
-        ['singular', first.singular, v.singular],
-        ['scope', first.namespaced ? 'Namespaced' : 'Cluster', v.namespaced ? 'Namespaced' : 'Cluster'],
-      ] as const) {
-        if (a !== b)
-          throw new OpGenError(
-            `${where(v)}: ${what} "${b}" differs from ${first.version}'s "${a}". All versions of a kind share one ${what}.`,
-          );
-      }
-      if (!sameList(first.shortNames, v.shortNames) || !sameList(first.categories, v.categories)) {
-        throw new OpGenError(
-          `${where(v)}: short names or categories differ from ${first.version}'s. Put the same @shortName/@categories on every version.`,
-        );
-      }
-    }
-    const storage = versions.filter((v) => v.storage);
-    if (versions.length > 1 && storage.length !== 1) {
-      const list = versions.map((v) => `${v.version} (${v.location.file}:${v.location.line})`).join(', ');
-      throw new OpGenError(
-        `${first.kind}.${first.group}: ${storage.length === 0 ? 'no version is' : `${storage.length} versions are`} marked @storageversion among ${list}. Mark exactly one version's kind with @storageversion.`,
-      );
-    }
-    const name = `${first.plural}.${first.group}`;
-    const clash = names.get(name);
-    if (clash)
-      throw new OpGenError(
-        `${where(first)}: plural "${first.plural}" is also used by kind ${clash.kind} in ${first.group}. Set a different @plural.`,
-      );
-    names.set(name, first);
-
-    const allMarkers = versions.flatMap((v) => v.markers.filter((m) => m.spec.name === 'metadata'));
-    const labels = pairs(allMarkers, 'labels');
-    const annotations = { ...pairs(allMarkers, 'annotations'), [VERSION_ANNOTATION]: opGenVersion() };
-    crds.push({
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name, annotations, ...(Object.keys(labels).length > 0 ? { labels } : {}) },
-      spec: {
-        group: first.group,
-        names: {
-          kind: first.kind,
-          listKind: `${first.kind}List`,
-          plural: first.plural,
-          singular: first.singular,
-          ...(first.shortNames.length > 0 ? { shortNames: [...first.shortNames] } : {}),
-          ...(first.categories.length > 0 ? { categories: [...first.categories] } : {}),
-        },
-        scope: first.namespaced ? 'Namespaced' : 'Cluster',
-        versions: versions.map((v) => crdVersion(v, versions.length === 1 || v.storage, options.maxDescLen)),
-      },
-    });
+    const crd = problems.attempt(() => assembleCrd(versions, names, options), undefined);
+    if (crd) crds.push(crd);
   }
+  problems.throwIfAny();
   return crds.sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
+}
+
+/** One CRD from the versions of one kind, after checking they agree. */
+function assembleCrd(
+  versions: KindVersion[],
+  names: Map<string, KindVersion>,
+  options: { maxDescLen?: number },
+): CustomResourceDefinition | undefined {
+  versions.sort((a, b) => a.version.localeCompare(b.version));
+  const first = versions[0];
+  if (!first) return undefined;
+  for (const v of versions.slice(1)) {
+    for (const [what, a, b] of [
+      ['plural', first.plural, v.plural],
+      ['singular', first.singular, v.singular],
+      ['scope', first.namespaced ? 'Namespaced' : 'Cluster', v.namespaced ? 'Namespaced' : 'Cluster'],
+    ] as const) {
+      if (a !== b)
+        throw new OpGenError(
+          `${where(v)}: ${what} "${b}" differs from ${first.version}'s "${a}". All versions of a kind share one ${what}.`,
+        );
+    }
+    if (!sameList(first.shortNames, v.shortNames) || !sameList(first.categories, v.categories)) {
+      throw new OpGenError(
+        `${where(v)}: short names or categories differ from ${first.version}'s. Put the same @shortName/@categories on every version.`,
+      );
+    }
+  }
+  const storage = versions.filter((v) => v.storage);
+  if (versions.length > 1 && storage.length !== 1) {
+    const list = versions.map((v) => `${v.version} (${v.location.file}:${v.location.line})`).join(', ');
+    // The line to point at: the first version (none marked) or the second one marked.
+    const at = (storage[1] ?? first).location;
+    throw new OpGenError(
+      `${at.file}:${at.line}: ${first.kind}.${first.group}: ${storage.length === 0 ? 'no version is' : `${storage.length} versions are`} marked @storageversion among ${list}. Mark exactly one version's kind with @storageversion.`,
+    );
+  }
+  const name = `${first.plural}.${first.group}`;
+  const clash = names.get(name);
+  if (clash)
+    throw new OpGenError(
+      `${where(first)}: plural "${first.plural}" is also used by kind ${clash.kind} in ${first.group}. Set a different @plural.`,
+    );
+  names.set(name, first);
+
+  const allMarkers = versions.flatMap((v) => v.markers.filter((m) => m.spec.name === 'metadata'));
+  const labels = pairs(allMarkers, 'labels');
+  const annotations = { ...pairs(allMarkers, 'annotations'), [VERSION_ANNOTATION]: opGenVersion() };
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name, annotations, ...(Object.keys(labels).length > 0 ? { labels } : {}) },
+    spec: {
+      group: first.group,
+      names: {
+        kind: first.kind,
+        listKind: `${first.kind}List`,
+        plural: first.plural,
+        singular: first.singular,
+        ...(first.shortNames.length > 0 ? { shortNames: [...first.shortNames] } : {}),
+        ...(first.categories.length > 0 ? { categories: [...first.categories] } : {}),
+      },
+      scope: first.namespaced ? 'Namespaced' : 'Cluster',
+      versions: versions.map((v) => crdVersion(v, versions.length === 1 || v.storage, options.maxDescLen)),
+    },
+  };
 }
 
 function crdVersion(k: KindVersion, storage: boolean, maxDescLen: number | undefined): CrdVersion {

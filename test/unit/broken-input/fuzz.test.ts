@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
@@ -7,121 +8,188 @@ import { allMutants, CompilerOracle, GO_MARKERS, mutate, mutationChoice, type Mu
 import { copyProject, run, scaffoldTemplate, snapshot } from './project.ts';
 
 /**
- * Property: for a mutant of the scaffolded project's API sources, whenever the TypeScript compiler
- * (real lib, op-gen's real modules) reports a syntax error or an unresolved name or module in an API
- * file, generate crd, client and rbac exit 1 and write nothing; a Go-form
- * marker is an error at its line; otherwise each either fails with a file:line message (writing
- * nothing) or succeeds (crd with a CRD). Never an internal error. `npm test` draws 30 mutants at
- * random; a failure prints the seed and the shrunk mutant (OP_GEN_FUZZ_SEED replays it). With
- * OP_GEN_FUZZ_RUNS=all (`npm run test:fuzz`) or a number at or above the count of distinct mutants,
- * every one is run in a fixed order and every failure is reported at the end: random draws from a few thousand mutants would repeat long before they covered them.
+ * Property: for a mutant of a project's API sources, whenever the TypeScript compiler (real lib,
+ * op-gen's real modules) reports a syntax error or an unresolved name or module in an API file, every
+ * generator exits 1 and writes nothing; a Go-form marker is an error at its line; otherwise each
+ * either fails with a file:line message (writing nothing) or succeeds (crd with a CRD). Never an
+ * internal error. Two projects: the scaffolded Memcached API (generate crd, client, rbac) and the
+ * rich fixture APIs of generate crd's tests (shared types, two versions, unions, CEL rules).
+ *
+ * `npm test` draws a few mutants of each at random; a failure prints the seed and the shrunk mutant
+ * (OP_GEN_FUZZ_SEED replays it). `npm run test:fuzz` (OP_GEN_FUZZ_RUNS=all) runs every distinct
+ * mutant of the scaffold (random draws from a few thousand would repeat long before they covered
+ * them) and OP_GEN_FUZZ_RICH_RUNS (default 1,000) random ones of the rich APIs, whose space is too
+ * large to run whole, and reports every failure at the end.
  */
-const RUNS = process.env.OP_GEN_FUZZ_RUNS === 'all' ? Infinity : Number(process.env.OP_GEN_FUZZ_RUNS ?? 30);
-const API_FILES = ['src/api/cache/v1alpha1/memcached.ts', 'src/api/cache/v1alpha1/groupversion.ts'];
-const COMMANDS = [
-  ['generate', 'crd'],
-  ['generate', 'client'],
-  ['generate', 'rbac'],
-] as const;
+const ALL = process.env.OP_GEN_FUZZ_RUNS === 'all';
+const RUNS = ALL ? Infinity : Number(process.env.OP_GEN_FUZZ_RUNS ?? 30);
+const RICH_RUNS = Number(process.env.OP_GEN_FUZZ_RICH_RUNS ?? (ALL ? 1000 : 15));
 
-describe('mutated API sources never give a wrong artifact with exit 0', () => {
-  let template = '';
-  let cleanup = (): void => undefined;
-  let work = '';
-  const oracle = new CompilerOracle();
-  let originals: { path: string; text: string }[] = [];
-  before(async () => {
-    ({ dir: template, cleanup } = await scaffoldTemplate());
-    work = copyProject(template, 'fuzz');
-    originals = API_FILES.map((path) => ({ path, text: readFileSync(join(template, path), 'utf8') }));
-  });
-  after(() => cleanup());
+interface FuzzProject {
+  /** The project to break (a copy: the suite writes into it). */
+  readonly work: string;
+  /** The API files the mutants change, relative to `work`. */
+  readonly files: readonly string[];
+  readonly commands: readonly (readonly string[])[];
+  readonly cleanup: () => void;
+}
 
-  const apiTexts = (mutant?: Mutant): Map<string, string> =>
-    new Map(
-      originals.map((o) => [join(work, o.path), mutant && mutant.file === o.path ? mutant.text : o.text]),
-    );
+function fuzzSuite(
+  name: string,
+  setup: () => Promise<FuzzProject>,
+  runs: number,
+  crdDir = 'config/crd/bases',
+): void {
+  describe(name, () => {
+    let project: FuzzProject;
+    const oracle = new CompilerOracle();
+    let originals: { path: string; text: string }[] = [];
+    before(async () => {
+      project = await setup();
+      originals = project.files.map((path) => ({
+        path,
+        text: readFileSync(join(project.work, path), 'utf8'),
+      }));
+    });
+    after(() => project.cleanup());
 
-  it('the unmutated project compiles and generates (the oracle and the fixture agree)', async () => {
-    assert.deepEqual(oracle.errors(apiTexts(), true), []);
-    for (const argv of COMMANDS) assert.equal((await run(work, ...argv)).code, 0, argv.join(' '));
-  });
+    const apiTexts = (mutant?: Mutant): Map<string, string> =>
+      new Map(
+        originals.map((o) => [
+          join(project.work, o.path),
+          mutant && mutant.file === o.path ? mutant.text : o.text,
+        ]),
+      );
 
-  /** The property for one mutant: every generator fails cleanly when it must, and never writes a wrong artifact. */
-  async function checkMutant(mutant: Mutant): Promise<void> {
-    // A fresh copy of the generated state: the generators' outputs as the unmutated project has them.
-    for (const o of originals)
-      writeFileSync(join(work, o.path), o.path === mutant.file ? mutant.text : o.text);
-    const compilerErrors = oracle.errors(apiTexts(mutant));
-    const go = mutant.goMarker && GO_MARKERS.find((m) => m.text === mutant.goMarker?.marker);
-    for (const argv of COMMANDS) {
-      const prior = snapshot(work);
-      const r = await run(work, ...argv);
-      const cmd = argv.join(' ');
-      const context: string = `${mutant.description}\n${cmd}: exit ${r.code}\n${r.err}\ncompiler: ${compilerErrors.join('\n')}`;
-      assert.notEqual(r.code, 70, `internal error\n${context}`);
-      const mustFail = compilerErrors.length > 0 || (go !== undefined && (argv[1] !== 'rbac' || go.rbac));
-      if (mustFail) assert.equal(r.code, 1, `must fail\n${context}`);
-      if (go && mustFail) {
-        assert.match(
-          r.err,
-          new RegExp(
-            `${mutant.file.replaceAll('.', '\\.')}:${mutant.goMarker?.line}: [+@]kubebuilder|:${mutant.goMarker?.line}: \\+\\w`,
-          ),
-          `the Go-form marker is reported at its line\n${context}`,
-        );
-      }
-      if (r.code !== 0) {
-        assert.equal(r.code, 1, context);
-        // file:line, or (when the mutant removed every @kind, so there is no line to point at) the API folder.
-        assert.match(
-          r.err,
-          /^op-gen: ([^\s:]+:\d+(:\d+)?: |[^\s:]+: no kinds found\. )/,
-          `a file:line message\n${context}`,
-        );
-        assert.deepEqual(snapshot(work), prior, `nothing written\n${context}`);
-      } else if (argv[1] === 'crd') {
-        assert.ok(
-          [...snapshot(join(work, 'config/crd/bases')).values()].some((t) =>
-            t.includes('CustomResourceDefinition'),
-          ),
-          context,
-        );
-      }
-    }
-  }
+    it('the unmutated project compiles and generates (the oracle and the fixture agree)', async () => {
+      assert.deepEqual(oracle.errors(apiTexts(), true), []);
+      for (const argv of project.commands)
+        assert.equal((await run(project.work, ...argv)).code, 0, argv.join(' '));
+    });
 
-  it(`holds for ${RUNS === Infinity ? 'every' : RUNS} mutant${RUNS === 1 ? '' : 's'}`, async () => {
-    const all = allMutants(originals);
-    assert.ok(all.length > 1000, `the mutation space has ${all.length} mutants`);
-    if (RUNS >= all.length) {
-      const failures: string[] = [];
-      for (const mutant of all) {
-        try {
-          await checkMutant(mutant);
-        } catch (err) {
-          failures.push(err instanceof Error ? err.message : String(err));
+    /** The property for one mutant: every generator fails cleanly when it must, and never writes a wrong artifact. */
+    async function checkMutant(mutant: Mutant): Promise<void> {
+      const { work } = project;
+      // A fresh copy of the generated state: the generators' outputs as the unmutated project has them.
+      for (const o of originals)
+        writeFileSync(join(work, o.path), o.path === mutant.file ? mutant.text : o.text);
+      const compilerErrors = oracle.errors(apiTexts(mutant));
+      const go = mutant.goMarker && GO_MARKERS.find((m) => m.text === mutant.goMarker?.marker);
+      for (const argv of project.commands) {
+        const prior = snapshot(work);
+        const r = await run(work, ...argv);
+        const cmd = argv.join(' ');
+        const context: string = `${mutant.description}\n${cmd}: exit ${r.code}\n${r.err}\ncompiler: ${compilerErrors.join('\n')}`;
+        assert.notEqual(r.code, 70, `internal error\n${context}`);
+        const mustFail = compilerErrors.length > 0 || (go !== undefined && (argv[1] !== 'rbac' || go.rbac));
+        if (mustFail) assert.equal(r.code, 1, `must fail\n${context}`);
+        if (go && mustFail) {
+          assert.match(
+            r.err,
+            new RegExp(
+              `${mutant.file.replaceAll('.', '\\.')}:${mutant.goMarker?.line}: [+@]kubebuilder|:${mutant.goMarker?.line}: \\+\\w`,
+            ),
+            `the Go-form marker is reported at its line\n${context}`,
+          );
+        }
+        if (r.code !== 0) {
+          assert.equal(r.code, 1, context);
+          // file:line, or (when the mutant removed every @kind, so there is no line to point at) the API folder.
+          assert.match(
+            r.err,
+            /^op-gen: ([^\s:]+:\d+(:\d+)?: |[^\s:]+: no kinds found\. )/,
+            `a file:line message\n${context}`,
+          );
+          assert.deepEqual(snapshot(work), prior, `nothing written\n${context}`);
+        } else if (argv[1] === 'crd') {
+          assert.ok(
+            [...snapshot(join(work, crdDir)).values()].some((t) => t.includes('CustomResourceDefinition')),
+            context,
+          );
         }
       }
-      assert.deepEqual(failures, [], `${failures.length} of ${all.length} mutants fail`);
-      return;
     }
-    const seen = new Set<string>();
-    await fc.assert(
-      fc.asyncProperty(mutationChoice, async (choice) => {
-        const mutant = mutate(originals, choice);
-        fc.pre(mutant !== undefined && !seen.has(mutant.text));
-        if (!mutant) return;
-        seen.add(mutant.text);
-        await checkMutant(mutant);
-      }),
-      {
-        numRuns: RUNS,
-        endOnFailure: true,
-        ...(process.env.OP_GEN_FUZZ_SEED ? { seed: Number(process.env.OP_GEN_FUZZ_SEED) } : {}),
-      },
-    );
-  });
 
-  after(() => rmSync(work, { recursive: true, force: true }));
-});
+    it(`holds for ${runs === Infinity ? 'every' : runs} mutant${runs === 1 ? '' : 's'}`, async () => {
+      const all = runs === Infinity ? allMutants(originals) : [];
+      if (runs === Infinity) {
+        assert.ok(all.length > 1000, `the mutation space has ${all.length} mutants`);
+        const failures: string[] = [];
+        for (const mutant of all) {
+          try {
+            await checkMutant(mutant);
+          } catch (err) {
+            failures.push(err instanceof Error ? err.message : String(err));
+          }
+        }
+        assert.deepEqual(failures, [], `${failures.length} of ${all.length} mutants fail`);
+        return;
+      }
+      const seen = new Set<string>();
+      await fc.assert(
+        fc.asyncProperty(mutationChoice, async (choice) => {
+          const mutant = mutate(originals, choice);
+          fc.pre(mutant !== undefined && !seen.has(mutant.text));
+          if (!mutant) return;
+          seen.add(mutant.text);
+          await checkMutant(mutant);
+        }),
+        {
+          numRuns: runs,
+          endOnFailure: true,
+          ...(process.env.OP_GEN_FUZZ_SEED ? { seed: Number(process.env.OP_GEN_FUZZ_SEED) } : {}),
+        },
+      );
+    });
+  });
+}
+
+fuzzSuite(
+  'mutated API sources of the scaffold never give a wrong artifact with exit 0',
+  async () => {
+    const { dir, cleanup } = await scaffoldTemplate();
+    return {
+      work: copyProject(dir, 'fuzz'),
+      files: ['src/api/cache/v1alpha1/memcached.ts', 'src/api/cache/v1alpha1/groupversion.ts'],
+      commands: [
+        ['generate', 'crd'],
+        ['generate', 'client'],
+        ['generate', 'rbac'],
+      ],
+      cleanup,
+    };
+  },
+  RUNS,
+);
+
+const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'crd');
+const RICH_FILES = [
+  'api/common/types.ts',
+  'api/shop/v1/store_types.ts',
+  'api/shop/v1/groupversion.ts',
+  'api/shop/v1alpha1/store_types.ts',
+  'api/infra/v1/backup_types.ts',
+  'api/deploy/v1/release_types.ts',
+  'api/guard/v1/guard_types.ts',
+];
+
+fuzzSuite(
+  'mutated rich API sources (shared types, versions, unions, CEL) never give a wrong artifact with exit 0',
+  () => {
+    const dir = mkdtempSync(join(tmpdir(), 'op-gen-fuzz-rich-'));
+    cpSync(join(FIXTURES, 'api'), join(dir, 'api'), { recursive: true });
+    cpSync(join(FIXTURES, 'api-unions', 'deploy'), join(dir, 'api', 'deploy'), { recursive: true });
+    cpSync(join(FIXTURES, 'api-cel', 'guard'), join(dir, 'api', 'guard'), { recursive: true });
+    return Promise.resolve({
+      work: dir,
+      files: RICH_FILES,
+      commands: [
+        ['generate', 'crd', '--api-dir', 'api', '--out', 'crds'],
+        ['generate', 'client', '--api-dir', 'api', '--out', 'clients'],
+      ],
+      cleanup: () => rmSync(dir, { recursive: true, force: true }),
+    });
+  },
+  RICH_RUNS,
+  'crds',
+);

@@ -50,14 +50,43 @@ describe('kinds with several versions', () => {
     const cwd = project(root, 'none', { v1: '', v2: '' });
     await assert.rejects(
       generateCrds({ cwd }),
-      /Thing\.things\.example\.com: no version is marked @storageversion among v1 \(src\/api\/things\/v1\/thing\.ts:6\), v2 .*Mark exactly one/,
+      /: src\/api\/things\/v1\/thing\.ts:6: Thing\.things\.example\.com: no version is marked @storageversion among v1 \(src\/api\/things\/v1\/thing\.ts:6\), v2 .*Mark exactly one/,
     );
+    assert.equal(existsSync(join(cwd, 'config')), false);
+  });
+
+  it('the problems of several kinds are reported together', async () => {
+    const cwd = project(root, 'several', { v1: '', v2: '' });
+    for (const [version, markers] of [
+      ['v1', '@storageversion'],
+      ['v2', '@scope Cluster'],
+    ] as const) {
+      writeFileSync(
+        join(cwd, 'src/api/things', version, 'gadget.ts'),
+        `import type { ObjectMeta } from 'op-gen';\n/**\n * Gadget.\n * @kind\n * ${markers}\n */\nexport interface Gadget {\n  metadata?: ObjectMeta;\n  spec: { size?: number };\n}\n`,
+      );
+    }
+    await assert.rejects(generateCrds({ cwd }), (err: Error) => {
+      assert.match(
+        err.message,
+        /gadget\.ts:7: Gadget \(v2\): scope "Cluster" differs from v1's "Namespaced"/,
+      );
+      assert.match(
+        err.message,
+        /thing\.ts:6: Thing\.things\.example\.com: no version is marked @storageversion/,
+      );
+      assert.match(err.message, /\n2 problems$/);
+      return true;
+    });
     assert.equal(existsSync(join(cwd, 'config')), false);
   });
 
   it('two storage versions is an error', async () => {
     const cwd = project(root, 'two', { v1: '@storageversion', v2: '@storageversion' });
-    await assert.rejects(generateCrds({ cwd }), /2 versions are marked @storageversion/);
+    await assert.rejects(
+      generateCrds({ cwd }),
+      /: src\/api\/things\/v2\/thing\.ts:7: Thing\.things\.example\.com: 2 versions are marked @storageversion/,
+    );
   });
 
   it('versions must agree on names and scope', async () => {
