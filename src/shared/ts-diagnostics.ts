@@ -147,7 +147,8 @@ function needsFullCheck(ts: typeof TS, checker: TS.TypeChecker, file: TS.SourceF
  * Shapes the parser builds without a syntax error that the checker's grammar check rejects: an index
  * signature without exactly one plain typed parameter (TS1096, TS1019, TS1020, TS1021), an interface
  * or type-literal member with an initializer (TS1246, TS1247), an optional or definite object-literal
- * member (TS1162, TS1255), a trailing comma in a declaration list or heritage clause (TS1009).
+ * member (TS1162, TS1255), a trailing comma in a declaration list or heritage clause (TS1009),
+ * `readonly` on anything but an array or tuple type (TS1354).
  */
 function grammarSuspect(ts: typeof TS, node: TS.Node): boolean {
   if (ts.isIndexSignatureDeclaration(node)) {
@@ -170,6 +171,10 @@ function grammarSuspect(ts: typeof TS, node: TS.Node): boolean {
     return tokens.questionToken !== undefined || tokens.exclamationToken !== undefined;
   }
   if (ts.isVariableDeclarationList(node)) return node.declarations.hasTrailingComma;
+  // `readonly readonly T[]`, `readonly T` (TS1354): readonly only on an array or tuple type.
+  if (ts.isTypeOperatorNode(node) && node.operator === ts.SyntaxKind.ReadonlyKeyword) {
+    return !ts.isArrayTypeNode(node.type) && !ts.isTupleTypeNode(node.type);
+  }
   if (ts.isHeritageClause(node)) return node.types.hasTrailingComma || node.types.length === 0;
   return false;
 }

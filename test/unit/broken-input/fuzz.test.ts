@@ -12,14 +12,15 @@ import { copyProject, run, scaffoldTemplate, snapshot } from './project.ts';
  * op-gen's real modules) reports a syntax error or an unresolved name or module in an API file, every
  * generator exits 1 and writes nothing; a Go-form marker is an error at its line; otherwise each
  * either fails with a file:line message (writing nothing) or succeeds (crd with a CRD). Never an
- * internal error. Two projects: the scaffolded Memcached API (generate crd, client, rbac) and the
- * rich fixture APIs of generate crd's tests (shared types, two versions, unions, CEL rules).
+ * internal error. Three targets: the scaffolded Memcached API (generate crd, client, rbac), the rich
+ * fixture APIs of generate crd's tests (shared types, two versions, unions, CEL rules), and the
+ * scaffold's controller and main module (generate rbac, which promises their syntax errors).
  *
  * `npm test` draws a few mutants of each at random; a failure prints the seed and the shrunk mutant
  * (OP_GEN_FUZZ_SEED replays it). `npm run test:fuzz` (OP_GEN_FUZZ_RUNS=all) runs every distinct
- * mutant of the scaffold (random draws from a few thousand would repeat long before they covered
- * them) and OP_GEN_FUZZ_RICH_RUNS (default 1,000) random ones of the rich APIs, whose space is too
- * large to run whole, and reports every failure at the end.
+ * mutant of the scaffold's API (random draws from a few thousand would repeat long before they
+ * covered them) and OP_GEN_FUZZ_RICH_RUNS (default 1,000) random ones of the rich APIs and of the
+ * controller, whose spaces are too large to run whole, and reports every failure at the end.
  */
 const ALL = process.env.OP_GEN_FUZZ_RUNS === 'all';
 const RUNS = ALL ? Infinity : Number(process.env.OP_GEN_FUZZ_RUNS ?? 30);
@@ -31,6 +32,11 @@ interface FuzzProject {
   /** The API files the mutants change, relative to `work`. */
   readonly files: readonly string[];
   readonly commands: readonly (readonly string[])[];
+  /**
+   * What the generators promise for these files: `api` (syntax, grammar and name errors are errors;
+   * the default) or `syntax` (only syntax errors: the controllers generate rbac reads).
+   */
+  readonly promise?: 'api' | 'syntax';
   readonly cleanup: () => void;
 }
 
@@ -62,7 +68,10 @@ function fuzzSuite(
       );
 
     it('the unmutated project compiles and generates (the oracle and the fixture agree)', async () => {
-      assert.deepEqual(oracle.errors(apiTexts(), true), []);
+      assert.deepEqual(
+        project.promise === 'syntax' ? oracle.syntaxErrors(apiTexts()) : oracle.errors(apiTexts(), true),
+        [],
+      );
       for (const argv of project.commands)
         assert.equal((await run(project.work, ...argv)).code, 0, argv.join(' '));
     });
@@ -73,7 +82,10 @@ function fuzzSuite(
       // A fresh copy of the generated state: the generators' outputs as the unmutated project has them.
       for (const o of originals)
         writeFileSync(join(work, o.path), o.path === mutant.file ? mutant.text : o.text);
-      const compilerErrors = oracle.errors(apiTexts(mutant));
+      const compilerErrors =
+        project.promise === 'syntax'
+          ? oracle.syntaxErrors(apiTexts(mutant))
+          : oracle.errors(apiTexts(mutant));
       const go = mutant.goMarker && GO_MARKERS.find((m) => m.text === mutant.goMarker?.marker);
       for (const argv of project.commands) {
         const prior = snapshot(work);
@@ -192,4 +204,19 @@ fuzzSuite(
   },
   RICH_RUNS,
   'crds',
+);
+
+fuzzSuite(
+  'mutated controller sources never give wrong RBAC with exit 0',
+  async () => {
+    const { dir, cleanup } = await scaffoldTemplate();
+    return {
+      work: copyProject(dir, 'fuzz-controller'),
+      files: ['src/controllers/memcached.controller.ts', 'src/main.ts'],
+      commands: [['generate', 'rbac']],
+      promise: 'syntax',
+      cleanup,
+    };
+  },
+  RICH_RUNS,
 );

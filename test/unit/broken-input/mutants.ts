@@ -307,4 +307,27 @@ export class CompilerOracle {
     }
     return out;
   }
+
+  /**
+   * `file:line:col TSnnnn message` for every syntax error of `files` (absolute paths → text): what
+   * generate rbac promises to report in the controllers it reads (names are the project's `tsc`'s).
+   */
+  syntaxErrors(files: ReadonlyMap<string, string>): string[] {
+    const out: string[] = [];
+    for (const [name, text] of files) {
+      const sf = ts.createSourceFile(name, text, ts.ScriptTarget.ES2023, true);
+      const program = ts.createProgram({
+        rootNames: [name],
+        options: { noLib: true, noResolve: true, noEmit: true, types: [] },
+        host: { ...ts.createCompilerHost({}), getSourceFile: (f) => (f === name ? sf : undefined) },
+      });
+      for (const d of program.getSyntacticDiagnostics(sf)) {
+        const { line, character } = sf.getLineAndCharacterOfPosition(d.start ?? 0);
+        out.push(
+          `${name}:${line + 1}:${character + 1} TS${d.code} ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`,
+        );
+      }
+    }
+    return out;
+  }
 }

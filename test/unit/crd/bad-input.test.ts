@@ -334,6 +334,12 @@ const CASES: BadCase[] = [
     error: /types\.ts:2:\d+: An interface property cannot have an initializer\. \(TS1246\)/,
   },
   {
+    name: 'readonly on a type that is not an array (`readonly readonly string[]`)',
+    spec: 'args?: readonly readonly string[];',
+    error:
+      /types\.ts:4:\d+: 'readonly' type modifier is only permitted on array and tuple literal types\. \(TS1354\)/,
+  },
+  {
     name: 'a default import the module does not have (`import type, { A }`)',
     file:
       "import type, { ObjectMeta } from 'op-gen';\nexport interface ThingSpec {\n  size?: number;\n}\n" +
