@@ -148,7 +148,8 @@ function needsFullCheck(ts: typeof TS, checker: TS.TypeChecker, file: TS.SourceF
  * signature without exactly one plain typed parameter (TS1096, TS1019, TS1020, TS1021), an interface
  * or type-literal member with an initializer (TS1246, TS1247), an optional or definite object-literal
  * member (TS1162, TS1255), a trailing comma in a declaration list or heritage clause (TS1009),
- * `readonly` on anything but an array or tuple type (TS1354).
+ * `readonly` on anything but an array or tuple type (TS1354), a type member with a modifier other
+ * than `readonly` (TS1070, TS1071), a required tuple element after an optional one (TS1257).
  */
 function grammarSuspect(ts: typeof TS, node: TS.Node): boolean {
   if (ts.isIndexSignatureDeclaration(node)) {
@@ -161,8 +162,24 @@ function grammarSuspect(ts: typeof TS, node: TS.Node): boolean {
       p.questionToken !== undefined ||
       p.initializer !== undefined ||
       p.dotDotDotToken !== undefined ||
-      (ts.getModifiers(p)?.length ?? 0) > 0
+      (ts.getModifiers(p)?.length ?? 0) > 0 ||
+      (ts.getModifiers(node)?.some((m) => m.kind !== ts.SyntaxKind.ReadonlyKeyword) ?? false)
     );
+  }
+  // A type member takes no modifier but `readonly` (`public a: T`, `export a: T`: TS1070, TS1071).
+  if (ts.isPropertySignature(node) || ts.isMethodSignature(node) || ts.isIndexSignatureDeclaration(node)) {
+    if (ts.getModifiers(node)?.some((m) => m.kind !== ts.SyntaxKind.ReadonlyKeyword)) return true;
+  }
+  // A required tuple element after an optional one (`[a?: T, b: U]`, TS1257).
+  if (ts.isTupleTypeNode(node)) {
+    let optional = false;
+    for (const e of node.elements) {
+      const isOptional =
+        ts.isOptionalTypeNode(e) || (ts.isNamedTupleMember(e) && e.questionToken !== undefined);
+      const isRest = ts.isRestTypeNode(e) || (ts.isNamedTupleMember(e) && e.dotDotDotToken !== undefined);
+      if (optional && !isOptional && !isRest) return true;
+      optional ||= isOptional;
+    }
   }
   if (ts.isPropertySignature(node)) return (node as { initializer?: TS.Node }).initializer !== undefined;
   if (ts.isPropertyAssignment(node) || ts.isShorthandPropertyAssignment(node)) {

@@ -340,6 +340,17 @@ const CASES: BadCase[] = [
       /types\.ts:4:\d+: 'readonly' type modifier is only permitted on array and tuple literal types\. \(TS1354\)/,
   },
   {
+    name: 'a modifier on an interface member (`public size: number`)',
+    spec: 'public size?: number;',
+    error: /types\.ts:4:\d+: 'public' modifier cannot appear on a type member\. \(TS1070\)/,
+  },
+  {
+    name: 'a required tuple element after an optional one, in a type no kind uses',
+    decls: 'export type Pair = [a?: string, b: number];',
+    spec: 'size?: number;',
+    error: /types\.ts:2:\d+: A required element cannot follow an optional element\. \(TS1257\)/,
+  },
+  {
     name: 'a default import the module does not have (`import type, { A }`)',
     file:
       "import type, { ObjectMeta } from 'op-gen';\nexport interface ThingSpec {\n  size?: number;\n}\n" +
