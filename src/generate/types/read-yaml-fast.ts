@@ -31,6 +31,7 @@ export function readYamlFast(text: string): FastDocument[] | undefined {
   } catch {
     return undefined;
   }
+  if (hasAmbiguousKey(events, text)) return undefined;
   const starts = documentStarts(events);
   if (starts === undefined || starts.length !== values.length) return undefined;
   const lines = lineNumbers(text, starts);
@@ -74,4 +75,39 @@ function lineNumbers(text: string, offsets: readonly number[]): number[] {
     }
     return line;
   });
+}
+
+/** Plain scalars YAML's core schema reads as null. */
+const NULL_PLAIN = new Set(['', '~', 'null', 'Null', 'NULL']);
+
+/**
+ * Whether a mapping has a key the two parsers turn into different property names: a null key
+ * (`~: 1` is `"null"` to js-yaml and `""` to the `yaml` package), an alias or a collection.
+ */
+function hasAmbiguousKey(events: readonly Event[], text: string): boolean {
+  // For each open collection: a mapping's count of nodes so far (even: the next node is a key).
+  const open: (number | 'seq')[] = [];
+  for (const e of events) {
+    if (e.type === EVENT_ID.POP) {
+      open.pop();
+      continue;
+    }
+    if (e.type === EVENT_ID.DOCUMENT) {
+      open.push('seq');
+      continue;
+    }
+    const top = open.length - 1;
+    const count = open[top];
+    if (typeof count === 'number') {
+      if (count % 2 === 0) {
+        if (e.type !== EVENT_ID.SCALAR) return true;
+        if (e.style === SCALAR_STYLE.PLAIN && NULL_PLAIN.has(text.slice(e.valueStart, e.valueEnd)))
+          return true;
+      }
+      open[top] = count + 1;
+    }
+    if (e.type === EVENT_ID.MAPPING) open.push(0);
+    else if (e.type === EVENT_ID.SEQUENCE) open.push('seq');
+  }
+  return false;
 }
