@@ -56,28 +56,18 @@ export function toJsonSchema(node: CrdSchema, path: SchemaPath): TypeSchema {
   // A $ref is not allowed in a CRD; it is passed on so json-schema-to-typescript reports it.
   if (typeof node['$ref'] === 'string') out.$ref = node['$ref'];
 
+  // The node's shape (items one schema, properties a map of schemas...) was checked when the CRD was
+  // read (crd-shape.ts).
   const items = node['items'];
-  if (items !== undefined) {
-    if (typeof items !== 'object' || items === null || Array.isArray(items)) {
-      throw new SchemaShapeError(path, '`items` must be one schema object');
-    }
-    out.items = toJsonSchema(items as CrdSchema, `${path}[]`);
-  }
+  if (items !== undefined) out.items = toJsonSchema(items as CrdSchema, `${path}[]`);
 
   const isObject = type === 'object' || node['properties'] !== undefined;
   if (isObject) {
-    const props = node['properties'];
+    const props = node['properties'] as Readonly<Record<string, CrdSchema>> | undefined;
     const properties: Record<string, TypeSchema> = {};
     if (props !== undefined) {
-      if (typeof props !== 'object' || props === null || Array.isArray(props)) {
-        throw new SchemaShapeError(path, '`properties` must be a map of schemas');
-      }
       for (const name of Object.keys(props).sort()) {
-        const child = (props as Record<string, unknown>)[name];
-        if (typeof child !== 'object' || child === null) {
-          throw new SchemaShapeError(`${path}.${name}`, 'a property schema must be an object');
-        }
-        properties[name] = toJsonSchema(child as CrdSchema, `${path}.${name}`);
+        properties[name] = toJsonSchema(props[name] ?? {}, `${path}.${name}`);
       }
     }
     if (node['x-kubernetes-embedded-resource'] === true) {
@@ -131,14 +121,4 @@ function docOf(node: CrdSchema): string {
   if (typeof mapType === 'string') lines.push(`@mapType ${mapType}`);
   if (node['x-kubernetes-int-or-string'] === true && lines.length === 0) return '';
   return lines.join('\n\n');
-}
-
-/** A schema node that cannot be turned into a type; `path` says where. */
-export class SchemaShapeError extends Error {
-  readonly path: string;
-  constructor(path: string, message: string) {
-    super(`${path}: ${message}`);
-    this.name = 'SchemaShapeError';
-    this.path = path;
-  }
 }

@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative, resolve } from 'node:path';
 import { OpGenError } from '../../errors.ts';
+import { ProblemsError } from '../../shared/problems.ts';
+import { crdShapeProblems } from './crd-shape.ts';
 import { yamlPackage } from '../../shared/yaml-package.ts';
 import { readYamlFast, type FastDocument } from './read-yaml-fast.ts';
 
@@ -72,7 +74,7 @@ export function readCrdInput(from: string, cwd: string, stdin?: () => string): C
 export function parseCrdDocuments(text: string, source: string): CrdDocument[] {
   const fast = readYamlFast(text);
   if (fast) return crdDocuments(fast, source);
-  const { LineCounter, parseAllDocuments } = yamlPackage();
+  const { LineCounter, parseAllDocuments, visit } = yamlPackage();
   const lineCounter = new LineCounter();
   const docs = parseAllDocuments(text, { lineCounter, prettyErrors: true });
   if (!Array.isArray(docs)) {
@@ -90,7 +92,23 @@ export function parseCrdDocuments(text: string, source: string): CrdDocument[] {
         `${at ? `${source}:${at.line}:${at.col}` : where} (document ${index}): YAML syntax error: ${syntax.message.split('\n')[0]}. Fix the YAML.`,
       );
     }
-    out.push(...crdDocuments([{ value: doc.toJS(), line }], source, index));
+    let value: unknown;
+    try {
+      value = doc.toJS();
+    } catch (err) {
+      // An alias without its anchor (`*a` before or without `&a`), or aliases that expand too far.
+      let at = line;
+      visit(doc, {
+        Alias(_key, node) {
+          if (node.resolve(doc) !== undefined || !node.range) return undefined;
+          at = lineCounter.linePos(node.range[0]).line;
+          return visit.BREAK;
+        },
+      });
+      const message = err instanceof Error ? err.message : String(err);
+      throw new OpGenError(`${source}:${at} (document ${index}): YAML error: ${message}. Fix the YAML.`);
+    }
+    out.push(...crdDocuments([{ value, line }], source, index));
   });
   return out;
 }
@@ -134,18 +152,9 @@ export function asCrd(value: unknown, where: string): CrdV1 {
       `${where}: apiVersion ${String(obj['apiVersion'])} is not supported; convert the CRD to apiextensions.k8s.io/v1.`,
     );
   }
-  const spec = obj['spec'] as Partial<CrdV1['spec']> | undefined;
-  if (!spec?.group || !spec.names?.kind || !spec.names.plural || !Array.isArray(spec.versions)) {
-    throw new OpGenError(
-      `${where}: spec.group, spec.names.kind, spec.names.plural and spec.versions are required in a CRD.`,
-    );
-  }
-  for (const v of spec.versions) {
-    if (!v.schema?.openAPIV3Schema || typeof v.schema.openAPIV3Schema !== 'object') {
-      throw new OpGenError(
-        `${where}: version ${v.name} of ${spec.names.kind} has no schema.openAPIV3Schema; types need one.`,
-      );
-    }
+  const problems = crdShapeProblems(obj['spec']);
+  if (problems.length > 0) {
+    throw new ProblemsError(problems.map((p) => ({ text: `${where}: ${p}. Fix the CRD.` })));
   }
   return obj as unknown as CrdV1;
 }

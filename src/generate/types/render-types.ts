@@ -1,7 +1,7 @@
 import type { Options } from 'json-schema-to-typescript';
 import { OpGenError } from '../../errors.ts';
 import { describeDocument, type CrdDocument, type CrdVersion } from './read-crds.ts';
-import { SchemaShapeError, toJsonSchema, type TypeSchema } from './k8s-schema.ts';
+import { toJsonSchema, type TypeSchema } from './k8s-schema.ts';
 import { writeInterface } from './write-interface.ts';
 
 /** The start of every generated types module: what marks a file as ours to replace or delete. */
@@ -55,15 +55,7 @@ export async function renderKindVersion(
   const where = `${describeDocument(doc)}: ${kind} ${version.name}`;
   const root = version.schema?.openAPIV3Schema ?? {};
 
-  let schema: TypeSchema;
-  try {
-    schema = toJsonSchema(root, kind);
-  } catch (err) {
-    if (err instanceof SchemaShapeError) {
-      throw new OpGenError(`${where}: schema at ${err.message}. Fix the CRD's openAPIV3Schema.`);
-    }
-    throw err;
-  }
+  let schema: TypeSchema = toJsonSchema(root, kind);
   const properties = { ...(schema.properties ?? {}) };
   properties['apiVersion'] = { tsType: quote(apiVersion), description: docOf(properties['apiVersion']) };
   properties['kind'] = { tsType: quote(kind), description: docOf(properties['kind']) };

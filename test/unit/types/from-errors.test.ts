@@ -52,6 +52,13 @@ describe('op-gen generate types --from: errors', () => {
       /^op-gen: no CRD found: pass --from/,
     ],
     [
+      // Both found by test/unit/types/broken-crd-fuzz.test.ts as internal errors (exit 70 with a stack).
+      'an alias without its anchor',
+      { 'alias.yaml': crd('v1', { scope: '*nowhere' }) },
+      'alias.yaml',
+      /^op-gen: alias\.yaml:7 \(document 0\): YAML error: Unresolved alias \(the anchor must be set before the alias\): nowhere\. Fix the YAML\.$/,
+    ],
+    [
       'a v1beta1 CRD',
       { 'old.yaml': crd('v1').replace('apiextensions.k8s.io/v1', 'apiextensions.k8s.io/v1beta1') },
       'old.yaml',
@@ -61,13 +68,13 @@ describe('op-gen generate types --from: errors', () => {
       'a CRD without group',
       { 'nogroup.yaml': crd('v1', { group: '' }) },
       'nogroup.yaml',
-      /^op-gen: nogroup\.yaml:1 \(document 0\): spec\.group, spec\.names\.kind, spec\.names\.plural and spec\.versions are required/,
+      /^op-gen: nogroup\.yaml:1 \(document 0\): spec\.group: must be a non-empty string\. Fix the CRD\.$/,
     ],
     [
       'a version without a schema',
       { 'noschema.yaml': crd('v1', { versions: '[{name: v1, served: true, storage: true}]' }) },
       'noschema.yaml',
-      /^op-gen: noschema\.yaml:1 \(document 0\): version v1 of Widget has no schema\.openAPIV3Schema; types need one\.$/,
+      /^op-gen: noschema\.yaml:1 \(document 0\): spec\.versions\[0\]\.schema\.openAPIV3Schema: is required; types need one\. Fix the CRD\.$/,
     ],
     [
       'one kind and version twice with different schemas',
@@ -100,4 +107,30 @@ describe('op-gen generate types --from: errors', () => {
       assert.equal(existsSync(join(dir, 'src')), false, 'nothing written');
     });
   }
+
+  it('names every field of the wrong type, each on its own line', async () => {
+    writeFileSync(
+      join(dir, 'shape.yaml'),
+      crd('v1', {
+        names: '{kind: {}, plural: widgets}',
+        versions: '[{name: [v1], served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}]',
+      }),
+    );
+    const err = sink();
+    const code = await main(['generate', 'types', '--from', 'shape.yaml'], {
+      cwd: dir,
+      stdout: sink().stream,
+      stderr: err.stream,
+    });
+    assert.equal(code, 1, err.text());
+    assert.equal(
+      err.text().trimEnd(),
+      [
+        'op-gen: shape.yaml:1 (document 0): spec.names.kind: must be a non-empty string, found a mapping. Fix the CRD.',
+        'shape.yaml:1 (document 0): spec.versions[0].name: must be a non-empty string, found a list. Fix the CRD.',
+        '2 problems',
+      ].join('\n'),
+    );
+    assert.equal(existsSync(join(dir, 'src')), false, 'nothing written');
+  });
 });

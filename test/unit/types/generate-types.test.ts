@@ -198,7 +198,7 @@ describe('generate types: bad input names the file and document, and writes noth
     [
       'a malformed schema',
       crdYaml({ type: 'object', properties: { a: { type: 'array', items: [{ type: 'string' }] } } }),
-      /^z-bad\.yaml:1 \(document 0\): Widget v1: schema at Widget\.a: `items` must be one schema object/,
+      /^z-bad\.yaml:1 \(document 0\): spec\.versions\[0\]\.schema\.openAPIV3Schema\.properties\.a\.items: must be a schema \(a mapping\), found a list\. Fix the CRD\./,
     ],
   ];
   for (const [name, text, message] of cases) {
