@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { parseAllDocuments } from 'yaml';
 import { OpGenError } from '../errors.ts';
+import { readYamlDocuments } from '../shared/yaml-documents.ts';
 import { renderKustomization } from '../kustomize/index.ts';
 
 /** A Kubernetes object as read from YAML, with where it came from. */
@@ -25,15 +25,15 @@ export interface Located<T = Manifest> {
 /** Every document of a YAML file; errors name the file (relative to `root`) and line. */
 export function readYamlFile(path: string, root: string): Located[] {
   const rel = relative(root, path);
-  const docs = parseAllDocuments(readFileSync(path, 'utf8'));
+  const docs = readYamlDocuments(
+    readFileSync(path, 'utf8'),
+    (p) =>
+      new OpGenError(
+        `${rel}:${p.line}: YAML ${p.kind === 'syntax' ? 'syntax error' : 'error'}: ${p.message}`,
+      ),
+  );
   const out: Located[] = [];
-  for (const doc of docs) {
-    const error = doc.errors[0];
-    if (error)
-      throw new OpGenError(
-        `${rel}:${error.linePos?.[0]?.line ?? 1}: YAML syntax error: ${error.message.split('\n')[0]}`,
-      );
-    const value: unknown = doc.toJS();
+  for (const { value } of docs) {
     if (value && typeof value === 'object' && !Array.isArray(value))
       out.push({ file: rel, object: value as Manifest });
   }

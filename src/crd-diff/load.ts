@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { parseAllDocuments } from 'yaml';
 import { OpGenError } from '../errors.ts';
+import { readYamlDocuments } from '../shared/yaml-documents.ts';
 import type { CrdDocument } from './types.ts';
 
 /**
@@ -11,10 +11,11 @@ import type { CrdDocument } from './types.ts';
  */
 export function crdsFromYaml(text: string, source: string): CrdDocument[] {
   const crds: CrdDocument[] = [];
-  for (const doc of parseAllDocuments(text)) {
-    const first = doc.errors[0];
-    if (first) throw new OpGenError(`${source}: not valid YAML (${first.message.split('\n')[0]})`);
-    const value: unknown = doc.toJS();
+  const docs = readYamlDocuments(
+    text,
+    (p) => new OpGenError(`${source}:${p.line}: not valid YAML (${p.message})`),
+  );
+  for (const { value } of docs) {
     if (!isRecord(value)) continue;
     const objects: unknown[] = value.kind === 'List' && Array.isArray(value.items) ? value.items : [value];
     for (const object of objects) {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { parseAllDocuments } from 'yaml';
 import { OpGenError } from '../errors.ts';
+import { readYamlDocuments } from '../shared/yaml-documents.ts';
 import { applyJsonPatch, JsonPatchError, type JsonPatchOperation } from './json-patch.ts';
 import { isObject, type Json, type JsonObject } from './json.ts';
 import {
@@ -81,18 +81,15 @@ function fail(ctx: Context, file: string, field: string, message: string): never
 }
 
 function parseYamlDocs(ctx: Context, path: string, text?: string): Json[] {
-  const docs = parseAllDocuments(text ?? readFileSync(path, 'utf8'));
+  const docs = readYamlDocuments(
+    text ?? readFileSync(path, 'utf8'),
+    (p) =>
+      new Fail(
+        `${rel(ctx, path)}:${p.line}: YAML ${p.kind === 'syntax' ? 'syntax error' : 'error'}: ${p.message}`,
+      ),
+  );
   const out: Json[] = [];
-  for (const doc of docs) {
-    const error = doc.errors[0];
-    if (error) {
-      throw new Fail(
-        `${rel(ctx, path)}:${error.linePos?.[0]?.line ?? 1}: YAML syntax error: ${error.message.split('\n')[0]}`,
-      );
-    }
-    const value = doc.toJS() as Json | undefined;
-    if (value !== null && value !== undefined) out.push(value);
-  }
+  for (const { value } of docs) if (value !== null) out.push(value as Json);
   return out;
 }
 

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { parseAllDocuments } from 'yaml';
 import { OpGenError } from '../../errors.ts';
+import { readYamlDocuments } from '../../shared/yaml-documents.ts';
 
 /** One object from the samples folder, as written there. */
 export interface Sample {
@@ -28,14 +28,14 @@ export function readSamples(cwd: string, dir: string): Sample[] {
   const samples: Sample[] = [];
   for (const path of files) {
     const file = relative(cwd, path);
-    for (const doc of parseAllDocuments(readFileSync(path, 'utf8'))) {
-      const first = doc.errors[0];
-      if (first) {
-        throw new OpGenError(
-          `${file}: not valid YAML (${first.message.split('\n')[0]}). Fix the sample or move it out of ${dir}.`,
-        );
-      }
-      const value: unknown = doc.toJS();
+    const docs = readYamlDocuments(
+      readFileSync(path, 'utf8'),
+      (p) =>
+        new OpGenError(
+          `${file}:${p.line}: not valid YAML (${p.message}). Fix the sample or move it out of ${dir}.`,
+        ),
+    );
+    for (const { value, document: doc } of docs) {
       if (typeof value !== 'object' || value === null) continue;
       const { apiVersion, kind } = value as { apiVersion?: unknown; kind?: unknown };
       if (typeof apiVersion !== 'string' || typeof kind !== 'string') continue;

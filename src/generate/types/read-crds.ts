@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative, resolve } from 'node:path';
 import { OpGenError } from '../../errors.ts';
+import { readYamlDocuments } from '../../shared/yaml-documents.ts';
 import { ProblemsError } from '../../shared/problems.ts';
 import { crdShapeProblems } from './crd-shape.ts';
-import { yamlPackage } from '../../shared/yaml-package.ts';
 import { readYamlFast, type FastDocument } from './read-yaml-fast.ts';
 
 /** One CRD document and where it came from. */
@@ -74,42 +74,14 @@ export function readCrdInput(from: string, cwd: string, stdin?: () => string): C
 export function parseCrdDocuments(text: string, source: string): CrdDocument[] {
   const fast = readYamlFast(text);
   if (fast) return crdDocuments(fast, source);
-  const { LineCounter, parseAllDocuments, visit } = yamlPackage();
-  const lineCounter = new LineCounter();
-  const docs = parseAllDocuments(text, { lineCounter, prettyErrors: true });
-  if (!Array.isArray(docs)) {
-    // An empty stream: parseAllDocuments returns an EmptyStream.
-    return [];
-  }
   const out: CrdDocument[] = [];
-  docs.forEach((doc, index) => {
-    const line = lineCounter.linePos(doc.contents?.range[0] ?? doc.range[0]).line;
-    const where = describeDocument({ source, index, line });
-    const syntax = doc.errors[0];
-    if (syntax) {
-      const at = syntax.linePos?.[0];
-      throw new OpGenError(
-        `${at ? `${source}:${at.line}:${at.col}` : where} (document ${index}): YAML syntax error: ${syntax.message.split('\n')[0]}. Fix the YAML.`,
-      );
-    }
-    let value: unknown;
-    try {
-      value = doc.toJS();
-    } catch (err) {
-      // An alias without its anchor (`*a` before or without `&a`), or aliases that expand too far.
-      let at = line;
-      visit(doc, {
-        Alias(_key, node) {
-          if (node.resolve(doc) !== undefined || !node.range) return undefined;
-          at = lineCounter.linePos(node.range[0]).line;
-          return visit.BREAK;
-        },
-      });
-      const message = err instanceof Error ? err.message : String(err);
-      throw new OpGenError(`${source}:${at} (document ${index}): YAML error: ${message}. Fix the YAML.`);
-    }
-    out.push(...crdDocuments([{ value, line }], source, index));
+  const docs = readYamlDocuments(text, (p) => {
+    const where = p.col === undefined ? `${source}:${p.line}` : `${source}:${p.line}:${p.col}`;
+    return p.kind === 'syntax'
+      ? new OpGenError(`${where} (document ${p.index}): YAML syntax error: ${p.message}. Fix the YAML.`)
+      : new OpGenError(`${where} (document ${p.index}): YAML error: ${p.message}. Fix the YAML.`);
   });
+  for (const { value, line, index } of docs) out.push(...crdDocuments([{ value, line }], source, index));
   return out;
 }
 

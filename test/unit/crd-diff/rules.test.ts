@@ -419,6 +419,6 @@ describe('crd diff: reading CRDs', () => {
         ),
       /old\/x\.yaml: CustomResourceDefinition x\.example\.com: spec\.names\.kind is missing/,
     );
-    assert.throws(() => crdsFromYaml('a: [', 'bad.yaml'), /bad\.yaml: not valid YAML/);
+    assert.throws(() => crdsFromYaml('a: [', 'bad.yaml'), /bad\.yaml:1: not valid YAML/);
   });
 });

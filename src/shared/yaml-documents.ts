@@ -1,0 +1,65 @@
+import type { Document, LineCounter as LineCounterType } from 'yaml';
+import { yamlPackage } from './yaml-package.ts';
+
+/** One document of a YAML stream, converted to plain values. */
+export interface YamlDocumentValue {
+  /** The document's value: null for an empty document. */
+  readonly value: unknown;
+  /** 0-based position of the document in the stream. */
+  readonly index: number;
+  /** 1-based line where the document's content starts. */
+  readonly line: number;
+  /** The parsed document, for callers that print its source again. */
+  readonly document: Document;
+}
+
+/** Why a YAML stream cannot be read: where (1-based) and the parser's message, first line only. */
+export interface YamlProblem {
+  readonly index: number;
+  readonly line: number;
+  readonly col: number | undefined;
+  readonly message: string;
+  readonly kind: 'syntax' | 'alias';
+}
+
+/**
+ * Every document of a YAML (or JSON) text as plain values, with the `yaml` package's YAML 1.2 core
+ * schema. The first problem (a syntax error, an alias without its anchor, aliases that expand too
+ * far) ends the read as `fail(problem)`, which the caller turns into its own error: one message with
+ * the file and line, never a crash in the conversion.
+ */
+export function readYamlDocuments(text: string, fail: (problem: YamlProblem) => Error): YamlDocumentValue[] {
+  const { LineCounter, parseAllDocuments, visit } = yamlPackage();
+  const lineCounter: LineCounterType = new LineCounter();
+  const parsed = parseAllDocuments(text, { lineCounter, prettyErrors: true });
+  // An empty stream is an EmptyStream, not a list.
+  if (!Array.isArray(parsed)) return [];
+  return parsed.map((document, index) => {
+    const line = lineCounter.linePos(document.contents?.range[0] ?? document.range[0]).line;
+    const syntax = document.errors[0];
+    if (syntax) {
+      const at = syntax.linePos?.[0];
+      throw fail({
+        index,
+        line: at?.line ?? line,
+        col: at?.col,
+        message: syntax.message.split('\n')[0] ?? '',
+        kind: 'syntax',
+      });
+    }
+    try {
+      return { value: document.toJS() ?? null, index, line, document };
+    } catch (err) {
+      let at = line;
+      visit(document, {
+        Alias(_key, node) {
+          if (node.resolve(document) !== undefined || !node.range) return undefined;
+          at = lineCounter.linePos(node.range[0]).line;
+          return visit.BREAK;
+        },
+      });
+      const message = err instanceof Error ? err.message : String(err);
+      throw fail({ index, line: at, col: undefined, message, kind: 'alias' });
+    }
+  });
+}
