@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { relative, sep } from 'node:path';
+import type { ts as TS } from 'ts-morph';
 import { ts } from '../../source/ts.ts';
 import { goFormLines, goFormProblems } from '../../markers/go-forms.ts';
 import { parseDocComment } from '../../markers/jsdoc.ts';
@@ -7,6 +8,7 @@ import { webhookMarkers, type WebhookMarker } from '../../markers/webhook.ts';
 import { jsDocComments } from '../rbac/rbac-markers.ts';
 import { listSourceFiles } from '../../source/source-program.ts';
 import { ProblemCollector } from '../../shared/problems.ts';
+import { parseProblems } from '../../shared/ts-diagnostics.ts';
 
 /** `groups=""` names the core group, as in controller-gen; the list parser takes it as `core`. */
 function coreGroupAlias(text: string): string {
@@ -34,11 +36,20 @@ export function readWebhookMarkers(root: string, paths: readonly string[]): Sour
   const webhooks: WebhookMarker[] = [];
   const configurations: WebhookMarker[] = [];
   const problems = new ProblemCollector();
+  const displayOf = (path: string): string => relative(root, path).split(sep).join('/');
+  const parsed: TS.SourceFile[] = [];
   for (const path of listSourceFiles(root, paths)) {
     const text = readFileSync(path, 'utf8');
     if (!text.includes('@') && !text.includes('+kubebuilder:webhook')) continue;
-    const display = relative(root, path).split(sep).join('/');
-    const sourceFile = ts.createSourceFile(path, text, ts.ScriptTarget.ES2023, false, ts.ScriptKind.TS);
+    parsed.push(ts.createSourceFile(path, text, ts.ScriptTarget.ES2023, false, ts.ScriptKind.TS));
+  }
+  // A file that does not parse is not read at all: its comments may not be where they seem.
+  const syntax = parseProblems(ts, parsed, displayOf);
+  for (const p of syntax) problems.add(p.text);
+  for (const sourceFile of syntax.length > 0 ? [] : parsed) {
+    const path = sourceFile.fileName;
+    const text = sourceFile.text;
+    const display = displayOf(path);
     for (const range of jsDocComments(sourceFile)) {
       const line = sourceFile.getLineAndCharacterOfPosition(range.pos).line + 1;
       const comment = parseDocComment(text.slice(range.pos, range.end), line, goFormLines);

@@ -199,6 +199,22 @@ describe('op-gen generate webhook on a scaffolded project', () => {
     writeFileSync(file, HANDLERS);
   });
 
+  it('a file that does not parse is an error at its line, not a file without webhooks (nothing removed)', async () => {
+    const file = join(dir, 'src', 'webhooks', 'memcached.webhook.ts');
+    const before = snapshot(join(dir, 'config'));
+    // An unterminated template literal swallows every comment after it: read as it parses, the file
+    // has no @webhook at all, and the generated configuration would be removed as stale.
+    writeFileSync(file, `const note = \`\n${HANDLERS}`);
+    const r = await run(dir, 'generate', 'webhook');
+    assert.equal(r.code, 1, r.err);
+    assert.match(
+      r.err,
+      /src\/webhooks\/memcached\.webhook\.ts:\d+:\d+: Unterminated template literal\. \(TS1160\)/,
+    );
+    assert.deepEqual(snapshot(join(dir, 'config')), before);
+    writeFileSync(file, HANDLERS);
+  });
+
   it('removes what it generated once the webhooks are gone; --check reports them first', async () => {
     rmSync(join(dir, 'src', 'webhooks'), { recursive: true });
     const projectFile = join(dir, 'op-gen.yaml');
