@@ -2,6 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OpGenError } from '../errors.ts';
 import { toYaml } from './yaml.ts';
+import { projectFileProblems } from './project-file-shape.ts';
+import { ProblemsError } from './problems.ts';
 import { CORE_SCHEMA, loadAll } from 'js-yaml';
 
 export const PROJECT_FILE = 'op-gen.yaml';
@@ -60,20 +62,23 @@ export function readProjectFile(dir: string): ProjectFile | undefined {
       `${path}: not valid YAML (${(err as Error).message.split('\n')[0]}). Fix the file or re-create it with \`op-gen init\`.`,
     );
   }
-  if (typeof data !== 'object' || data === null || !('domain' in data) || !('projectName' in data)) {
-    throw new OpGenError(
-      `${path}: missing \`domain\` or \`projectName\`. Fix the file or re-create it with \`op-gen init\`.`,
+  const problems = projectFileProblems(data);
+  if (problems.length > 0) {
+    const hint = 'Fix the file (see docs/init.md) or re-create it with `op-gen init`.';
+    const last = problems.length - 1;
+    throw new ProblemsError(
+      problems.map((p, i) => ({ text: `${path}: ${p}${i === last ? `. ${hint}` : ''}` })),
     );
   }
-  const raw = data as Partial<ProjectFile>;
+  const raw = data as ProjectFile;
   return {
     version: 1,
-    domain: String(raw.domain),
-    projectName: String(raw.projectName),
-    ...(raw.repo ? { repo: String(raw.repo) } : {}),
+    domain: raw.domain,
+    projectName: raw.projectName,
+    ...(raw.repo ? { repo: raw.repo } : {}),
     apiDir: raw.apiDir ?? 'src/api',
     resources: raw.resources ?? [],
-    ...(raw.rbac?.roleName ? { rbac: { roleName: String(raw.rbac.roleName) } } : {}),
+    ...(raw.rbac?.roleName ? { rbac: { roleName: raw.rbac.roleName } } : {}),
     ...(raw.sharding === true ? { sharding: true } : {}),
   };
 }

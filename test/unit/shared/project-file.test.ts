@@ -22,10 +22,49 @@ describe('an invalid op-gen.yaml', () => {
       'domain: example.com\nprojectName: [unclosed\n',
       /op-gen\.yaml: not valid YAML \(.*\)\. Fix the file or re-create it with `op-gen init`\./,
     ],
-    ['no domain', 'projectName: demo\n', /op-gen\.yaml: missing `domain` or `projectName`\. Fix the file/],
-    ['no projectName', 'domain: example.com\n', /op-gen\.yaml: missing `domain` or `projectName`/],
-    ['a list, not a mapping', '- domain: example.com\n', /op-gen\.yaml: missing `domain` or `projectName`/],
-    ['empty', '', /op-gen\.yaml: missing `domain` or `projectName`/],
+    [
+      'no domain',
+      'projectName: demo\n',
+      /op-gen\.yaml: domain: missing \(must be a non-empty string\)\. Fix the file/,
+    ],
+    ['no projectName', 'domain: example.com\n', /op-gen\.yaml: projectName: missing/],
+    [
+      'a list, not a mapping',
+      '- domain: example.com\n',
+      /op-gen\.yaml: must be a mapping \(domain, projectName, resources, \.\.\.\), found a list/,
+    ],
+    ['empty', '', /op-gen\.yaml: must be a mapping .*, found nothing/],
+    // Each of these was read without complaint: a crash in a generator, or a wrong artifact with exit 0.
+    [
+      'apiDir of the wrong type (was an internal error in every generator)',
+      'domain: example.com\nprojectName: demo\napiDir: true\n',
+      /op-gen\.yaml: apiDir: must be a non-empty string, found boolean true\./,
+    ],
+    [
+      'a mapping as the domain (was the API group "cache.[object Object]")',
+      'domain: {a: 1}\nprojectName: demo\n',
+      /op-gen\.yaml: domain: must be a non-empty string, found a mapping/,
+    ],
+    [
+      'a misspelt key (was a project without resources)',
+      'domain: example.com\nprojectName: demo\nresource: []\n',
+      /op-gen\.yaml: resource: unknown field \(known: version, domain, projectName, repo, apiDir, resources, rbac, sharding\)/,
+    ],
+    [
+      'a resource field of the wrong type',
+      'domain: example.com\nprojectName: demo\nresources:\n  - {group: cache, version: v1, kind: Memcached, plural: memcacheds, namespaced: "yes", controller: true}\n',
+      /op-gen\.yaml: resources\[0\]\.namespaced: must be true or false, found string "yes"/,
+    ],
+    [
+      'a webhook spoke of the wrong type',
+      'domain: example.com\nprojectName: demo\nresources:\n  - {group: cache, version: v1, kind: Memcached, plural: memcacheds, namespaced: true, controller: true, webhooks: {conversion: true, spokes: v2}}\n',
+      /op-gen\.yaml: resources\[0\]\.webhooks\.spokes: must be a list of versions, found string "v2"/,
+    ],
+    [
+      'a resource twice',
+      'domain: example.com\nprojectName: demo\nresources:\n  - {group: cache, version: v1, kind: Memcached, plural: memcacheds, namespaced: true, controller: true}\n  - {group: cache, version: v1, kind: Memcached, plural: memcacheds, namespaced: true, controller: false}\n',
+      /op-gen\.yaml: resources\[1\]: the same group, version and kind as resources\[0\] \(cache\/v1\/Memcached\)/,
+    ],
   ];
   for (const [name, text, message] of cases) {
     it(`${name}: readProjectFile names the file and the fix`, () => {
@@ -43,6 +82,34 @@ describe('an invalid op-gen.yaml', () => {
     });
   }
 
+  it('every problem of the file in one run, the hint once', () => {
+    writeFileSync(
+      join(dir, 'op-gen.yaml'),
+      'domain: 5\nprojectName: demo\nsharding: "no"\nresources:\n  - kind: Memcached\n',
+    );
+    assert.throws(
+      () => readProjectFile(dir),
+      (err: Error) => {
+        const lines = err.message.split('\n');
+        assert.deepEqual(
+          lines.map((l) => l.replace(`${join(dir, 'op-gen.yaml')}: `, '').replace(/\. Fix the file.*/, '')),
+          [
+            'domain: must be a non-empty string, found number 5',
+            'sharding: must be true or false, found string "no"',
+            'resources[0].group: missing (must be a non-empty string)',
+            'resources[0].version: missing (must be a non-empty string)',
+            'resources[0].plural: missing (must be a non-empty string)',
+            'resources[0].namespaced: missing (must be true or false)',
+            'resources[0].controller: missing (must be true or false)',
+            '7 problems',
+          ],
+        );
+        assert.equal(lines.filter((l) => l.includes('Fix the file')).length, 1);
+        return true;
+      },
+    );
+  });
+
   for (const argv of [
     ['create', 'api', '--group', 'cache', '--version', 'v1', '--kind', 'Memcached'],
     ['generate', 'rbac'],
@@ -54,7 +121,7 @@ describe('an invalid op-gen.yaml', () => {
       const err = sink();
       const code = await main([...argv, '--cwd', dir], { stdout: sink().stream, stderr: err.stream });
       assert.equal(code, 1, err.text());
-      assert.match(err.text(), /^op-gen: .*op-gen\.yaml: missing `domain` or `projectName`.*\n$/);
+      assert.match(err.text(), /^op-gen: .*op-gen\.yaml: projectName: missing .*\n$/);
       assert.doesNotMatch(err.text(), /internal error|\n\s+at /);
       assert.deepEqual(readdirSync(dir, { recursive: true }).map(String).sort(), before);
       assert.equal(existsSync(join(dir, 'config')), false);

@@ -1,0 +1,113 @@
+/**
+ * The shape checks of `op-gen.yaml`: every field has the type op-gen writes, so a hand-edited or
+ * broken file (a value of the wrong kind, a key misspelt) is a list of messages naming each field
+ * (`resources[0].namespaced: must be true or false, found string "yes"`), never a crash in a
+ * generator and never a wrong artifact (a mapping read as the domain "[object Object]", a
+ * misspelt `resources:` read as a project without resources).
+ */
+
+type Check = (value: unknown) => boolean;
+
+interface Field {
+  readonly check: Check;
+  readonly want: string;
+  readonly required?: boolean;
+}
+
+const nonEmptyString: Check = (v) => typeof v === 'string' && v.length > 0;
+const boolean: Check = (v) => typeof v === 'boolean';
+const stringList: Check = (v) => Array.isArray(v) && v.every((x) => typeof x === 'string' && x.length > 0);
+
+const STRING: Field = { check: nonEmptyString, want: 'a non-empty string' };
+const REQUIRED_STRING: Field = { ...STRING, required: true };
+const BOOLEAN: Field = { check: boolean, want: 'true or false' };
+
+const TOP: Readonly<Record<string, Field>> = {
+  version: { check: (v) => v === 1, want: '1 (the only version of this file)' },
+  domain: REQUIRED_STRING,
+  projectName: REQUIRED_STRING,
+  repo: STRING,
+  apiDir: STRING,
+  resources: { check: Array.isArray, want: 'a list' },
+  rbac: { check: isMapping, want: 'a mapping' },
+  sharding: BOOLEAN,
+};
+
+const RESOURCE: Readonly<Record<string, Field>> = {
+  group: REQUIRED_STRING,
+  version: REQUIRED_STRING,
+  kind: REQUIRED_STRING,
+  plural: REQUIRED_STRING,
+  namespaced: { ...BOOLEAN, required: true },
+  controller: { ...BOOLEAN, required: true },
+  webhooks: { check: isMapping, want: 'a mapping' },
+};
+
+const WEBHOOKS: Readonly<Record<string, Field>> = {
+  defaulting: BOOLEAN,
+  validation: BOOLEAN,
+  conversion: BOOLEAN,
+  spokes: { check: stringList, want: 'a list of versions' },
+};
+
+const RBAC: Readonly<Record<string, Field>> = { roleName: STRING };
+
+function isMapping(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function describe(value: unknown): string {
+  if (value === null || value === undefined) return 'nothing';
+  if (Array.isArray(value)) return 'a list';
+  return typeof value === 'object' ? 'a mapping' : `${typeof value} ${JSON.stringify(value)}`;
+}
+
+/** The problems of one mapping against its fields: wrong types, missing required fields, unknown keys. */
+function mappingProblems(
+  value: Record<string, unknown>,
+  fields: Readonly<Record<string, Field>>,
+  path: string,
+): string[] {
+  const at = (key: string): string => (path ? `${path}.${key}` : key);
+  const problems: string[] = [];
+  for (const [key, field] of Object.entries(fields)) {
+    const v = value[key];
+    if (v === undefined || v === null) {
+      if (field.required) problems.push(`${at(key)}: missing (must be ${field.want})`);
+    } else if (!field.check(v)) {
+      problems.push(`${at(key)}: must be ${field.want}, found ${describe(v)}`);
+    }
+  }
+  for (const key of Object.keys(value)) {
+    if (!(key in fields)) {
+      problems.push(`${at(key)}: unknown field (known: ${Object.keys(fields).join(', ')})`);
+    }
+  }
+  return problems;
+}
+
+/** Every shape problem of a parsed `op-gen.yaml`, each `path: what is wrong`; empty when it is sound. */
+export function projectFileProblems(data: unknown): string[] {
+  if (!isMapping(data))
+    return [`must be a mapping (domain, projectName, resources, ...), found ${describe(data)}`];
+  const problems = mappingProblems(data, TOP, '');
+  if (isMapping(data.rbac)) problems.push(...mappingProblems(data.rbac, RBAC, 'rbac'));
+  if (!Array.isArray(data.resources)) return problems;
+  const seen = new Map<string, number>();
+  data.resources.forEach((resource: unknown, i) => {
+    const path = `resources[${i}]`;
+    if (!isMapping(resource)) {
+      problems.push(`${path}: must be a mapping (group, version, kind, ...), found ${describe(resource)}`);
+      return;
+    }
+    problems.push(...mappingProblems(resource, RESOURCE, path));
+    if (isMapping(resource.webhooks)) {
+      problems.push(...mappingProblems(resource.webhooks, WEBHOOKS, `${path}.webhooks`));
+    }
+    const key = [resource.group, resource.version, resource.kind].map(String).join('/');
+    const first = seen.get(key);
+    if (first === undefined) seen.set(key, i);
+    else problems.push(`${path}: the same group, version and kind as resources[${first}] (${key})`);
+  });
+  return problems;
+}
