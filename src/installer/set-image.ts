@@ -1,5 +1,6 @@
-import { isMap, isSeq, parseDocument } from 'yaml';
+import { isMap, isSeq } from 'yaml';
 import { OpGenError } from '../errors.ts';
+import { parseKustomizationDocument } from '../shared/kustomization-document.ts';
 
 /** The manager container's image placeholder in config/manager (kubebuilder's `controller`). */
 export const MANAGER_IMAGE_NAME = 'controller';
@@ -19,12 +20,7 @@ export function splitImageArg(image: string): { newName: string; newTag?: string
  * `kustomize edit set image controller=<image>` (kubebuilder's `make build-installer`) writes it.
  */
 export function withManagerImage(text: string, image: string, file: string): string {
-  const doc = parseDocument(text);
-  if (doc.errors.length > 0 || !isMap(doc.contents)) {
-    throw new OpGenError(
-      `${file}: not a kustomization (a YAML mapping). Fix it, then run the command again.`,
-    );
-  }
+  const doc = parseKustomizationDocument(text, file);
   const { newName, newTag, digest } = splitImageArg(image);
   const entry: Record<string, string> = { name: MANAGER_IMAGE_NAME, newName };
   if (newTag !== undefined) entry.newTag = newTag;

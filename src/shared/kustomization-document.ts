@@ -1,15 +1,24 @@
-import { isMap, parseDocument, type Document } from 'yaml';
+import { isMap, LineCounter, parseDocument, type Document } from 'yaml';
 import { OpGenError } from '../errors.ts';
+import { unresolvedAliasOffset } from './yaml-documents.ts';
 
 /**
  * A kustomization.yaml parsed for editing with its comments kept; an error naming `file` when it is
  * not YAML or not a mapping (the commands that edit it stop before writing anything).
  */
 export function parseKustomizationDocument(text: string, file: string): Document {
-  const doc = parseDocument(text);
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter });
   if (doc.errors.length > 0) {
     throw new OpGenError(
       `${file}: not valid YAML (${doc.errors[0]?.message}). Fix it, then run the command again.`,
+    );
+  }
+  // An alias without its anchor parses, and only fails when the edited file is printed.
+  const alias = unresolvedAliasOffset(doc);
+  if (alias !== undefined) {
+    throw new OpGenError(
+      `${file}:${lineCounter.linePos(alias).line}: not valid YAML (an alias without its anchor). Fix it, then run the command again.`,
     );
   }
   if (!isMap(doc.contents)) {

@@ -29,7 +29,7 @@ export interface YamlProblem {
  * the file and line, never a crash in the conversion.
  */
 export function readYamlDocuments(text: string, fail: (problem: YamlProblem) => Error): YamlDocumentValue[] {
-  const { LineCounter, parseAllDocuments, visit } = yamlPackage();
+  const { LineCounter, parseAllDocuments } = yamlPackage();
   const lineCounter: LineCounterType = new LineCounter();
   const parsed = parseAllDocuments(text, { lineCounter, prettyErrors: true });
   // An empty stream is an EmptyStream, not a list.
@@ -50,16 +50,28 @@ export function readYamlDocuments(text: string, fail: (problem: YamlProblem) => 
     try {
       return { value: document.toJS() ?? null, index, line, document };
     } catch (err) {
-      let at = line;
-      visit(document, {
-        Alias(_key, node) {
-          if (node.resolve(document) !== undefined || !node.range) return undefined;
-          at = lineCounter.linePos(node.range[0]).line;
-          return visit.BREAK;
-        },
-      });
+      const offset = unresolvedAliasOffset(document);
+      const at = offset === undefined ? line : lineCounter.linePos(offset).line;
       const message = err instanceof Error ? err.message : String(err);
       throw fail({ index, line: at, col: undefined, message, kind: 'alias' });
     }
   });
+}
+
+/**
+ * Where (a character offset) the first alias without its anchor is in a parsed document, if any: the
+ * `yaml` package parses `*a` without complaint and throws only when the document is converted or
+ * printed.
+ */
+export function unresolvedAliasOffset(document: Document): number | undefined {
+  const { visit } = yamlPackage();
+  let at: number | undefined;
+  visit(document, {
+    Alias(_key, node) {
+      if (node.resolve(document) !== undefined || !node.range) return undefined;
+      at = node.range[0];
+      return visit.BREAK;
+    },
+  });
+  return at;
 }

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { parseAllDocuments } from 'yaml';
+import { readYamlDocuments } from '../shared/yaml-documents.ts';
 import { isNotFound } from '../client/api-error.ts';
 import { defineKind } from '../client/kind.ts';
 import { ResourceClient, type ObjectLike } from '../client/resource-client.ts';
@@ -81,10 +81,10 @@ const PROBE_LABEL = 'op-gen.io/webhook-probe';
 
 function documentsOf(input: string | object, where: string): unknown[] {
   if (typeof input !== 'string') return [input];
-  return parseAllDocuments(input).map((d, i) => {
-    if (d.errors.length) throw new Error(`${where} (document ${i + 1}): ${d.errors[0]!.message}`);
-    return d.toJS() as unknown;
-  });
+  return readYamlDocuments(
+    input,
+    (p) => new Error(`${where}:${p.line}: not valid YAML (document ${p.index + 1}): ${p.message}`),
+  ).map((d) => d.value);
 }
 
 function filesOf(path: string): string[] {

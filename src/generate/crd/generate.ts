@@ -5,6 +5,7 @@ import type { ProblemCollector } from '../../shared/problems.ts';
 import type { OutputFile } from '../../shared/atomic-write.ts';
 import { toSortedYaml } from '../../shared/yaml.ts';
 import { yamlPackage } from '../../shared/yaml-package.ts';
+import { unresolvedAliasOffset } from '../../shared/yaml-documents.ts';
 import { crdMarkers } from '../../markers/crd.ts';
 import type { GenerateOptions, Generator, GeneratorContext, GeneratorPlan } from '../contract.ts';
 import { runGenerator, type ResultOf } from '../run.ts';
@@ -142,7 +143,8 @@ function generatedCrdFiles(dir: string, groups: ReadonlySet<string>, planned: Re
     .filter((p) => {
       if (planned.has(p)) return true;
       const doc = yamlPackage().parseDocument(readFileSync(p, 'utf8'));
-      if (doc.errors.length > 0) return false;
+      // A file that does not parse (or has an alias without its anchor) is not one op-gen wrote.
+      if (doc.errors.length > 0 || unresolvedAliasOffset(doc) !== undefined) return false;
       const crd = doc.toJS() as {
         kind?: unknown;
         metadata?: { annotations?: Record<string, unknown> };

@@ -58,11 +58,14 @@ describe('generate crd: stale CRD files', () => {
       'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: handmades.things.example.com\nspec:\n  group: things.example.com\n',
     );
     writeFileSync(join(bases, 'things.example.com_notes.yaml'), 'not: a crd\n');
+    // Not YAML op-gen can read (an alias without its anchor): not op-gen's, and no crash.
+    writeFileSync(join(bases, 'things.example.com_broken.yaml'), 'kind: *a\n');
     api(cwd, 'src/api', 'things.example.com', ['Thing']);
     const r = await generateCrds({ cwd });
     assert.deepEqual(r.removed, ['config/crd/bases/things.example.com_gadgets.yaml']);
     assert.deepEqual(out(cwd), [
       'other.example.com_others.yaml',
+      'things.example.com_broken.yaml',
       'things.example.com_handmades.yaml',
       'things.example.com_notes.yaml',
       'things.example.com_things.yaml',

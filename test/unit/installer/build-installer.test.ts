@@ -117,6 +117,18 @@ describe('op-gen build-installer', () => {
     );
   });
 
+  it('an alias without its anchor in config/manager/kustomization.yaml is an error at its line, not a crash', () => {
+    // Found by a fuzz of the scaffold's config files: the yaml package parses `*a` and throws only
+    // when the edited document is printed (an internal error with a stack before).
+    assert.throws(
+      () => withManagerImage('resources:\n  - *a\n', IMAGE, 'config/manager/kustomization.yaml'),
+      (err: unknown) =>
+        err instanceof OpGenError &&
+        err.message ===
+          'config/manager/kustomization.yaml:2: not valid YAML (an alias without its anchor). Fix it, then run the command again.',
+    );
+  });
+
   it('the CLI: --image is required (exit 2); bad image references are usage errors', () => {
     const project = sampleProject();
     const none = opGen(project, 'build-installer');

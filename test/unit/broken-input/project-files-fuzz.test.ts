@@ -3,18 +3,34 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { run, snapshot } from '../broken-input/project.ts';
+import { run, snapshot } from './project.ts';
 import { webhookProject } from '../scaffold/webhook-project.ts';
 import { applyCrdMutation, crdMutation } from '../types/crd-mutants.ts';
 
 /**
- * Property: with a mutated op-gen.yaml (a line deleted, duplicated, re-indented, stray punctuation,
- * a value of the wrong kind), every command that reads it either succeeds or exits 1 and writes
- * nothing; never an internal error or a stack. Before the file's shape
- * was checked, `apiDir: true` was an internal error in every generator. OP_GEN_FUZZ_RUNS sets the
- * count (default 15; `npm run test:fuzz` runs 300).
+ * Property: with one of the project's own files mutated (op-gen.yaml, the CSV base, kustomizations,
+ * the manager Deployment, a sample; a line deleted, duplicated, re-indented, stray punctuation, a
+ * value of the wrong kind), every generator, `bundle`, `bundle validate` and `build-installer`
+ * either succeeds or exits 1 and writes nothing; never an internal error or a stack. Found this way:
+ * `apiDir: true` in op-gen.yaml was an internal error in every generator, and an alias without its
+ * anchor in config/manager/kustomization.yaml one in build-installer. OP_GEN_FUZZ_RUNS sets the
+ * count (default 12; `npm run test:fuzz` runs 500).
  */
-const RUNS = process.env.OP_GEN_FUZZ_RUNS === 'all' ? 300 : Number(process.env.OP_GEN_FUZZ_RUNS ?? 15);
+const RUNS = process.env.OP_GEN_FUZZ_RUNS === 'all' ? 500 : Number(process.env.OP_GEN_FUZZ_RUNS ?? 12);
+
+const FILES = [
+  'op-gen.yaml',
+  'config/manifests/bases/demo.clusterserviceversion.yaml',
+  'config/default/kustomization.yaml',
+  'config/default/manager_webhook_patch.yaml',
+  'config/manager/kustomization.yaml',
+  'config/manager/manager.yaml',
+  'config/crd/kustomization.yaml',
+  'config/rbac/kustomization.yaml',
+  'config/samples/kustomization.yaml',
+  'config/samples/cache_v1_memcached.yaml',
+  'config/prometheus/monitor.yaml',
+];
 
 const COMMANDS = [
   ['generate', 'crd'],
@@ -25,14 +41,15 @@ const COMMANDS = [
   ['generate', 'docs'],
   ['bundle', '--version', '0.1.0'],
   ['build-installer', '--image', 'example.com/demo:0.1.0'],
+  ['bundle', 'validate', 'bundle'],
 ];
 
-describe('a mutated op-gen.yaml never gives an internal error or a half-written project', () => {
+describe('a mutated project file (op-gen.yaml, config/) never gives an internal error or a half-written project', () => {
   let dir: string;
-  let original: string;
+  let originals: string[];
   before(async () => {
     dir = await webhookProject();
-    original = readFileSync(join(dir, 'op-gen.yaml'), 'utf8');
+    originals = FILES.map((f) => readFileSync(join(dir, f), 'utf8'));
   });
   after(() => rmSync(join(dir, '..'), { recursive: true, force: true }));
 
@@ -45,10 +62,12 @@ describe('a mutated op-gen.yaml never gives an internal error or a half-written 
 
   it(`holds for ${RUNS} mutants`, async () => {
     await fc.assert(
-      fc.asyncProperty(crdMutation, async (m) => {
-        const { text, description } = applyCrdMutation(original, m);
+      fc.asyncProperty(fc.nat(), crdMutation, async (at, m) => {
+        const file = FILES[at % FILES.length] ?? 'op-gen.yaml';
+        const mutated = applyCrdMutation(originals[at % FILES.length] ?? '', m);
+        const description = `${file}: ${mutated.description}`;
         try {
-          writeFileSync(join(dir, 'op-gen.yaml'), text);
+          writeFileSync(join(dir, file), mutated.text);
           for (const argv of COMMANDS) {
             const prior = snapshot(dir);
             const r = await run(dir, ...argv);
@@ -59,7 +78,7 @@ describe('a mutated op-gen.yaml never gives an internal error or a half-written 
           }
         } finally {
           // Back to the generated state of the unmutated project for the next draw.
-          writeFileSync(join(dir, 'op-gen.yaml'), original);
+          FILES.forEach((f, i) => writeFileSync(join(dir, f), originals[i] ?? ''));
           for (const argv of COMMANDS) await run(dir, ...argv);
         }
       }),
