@@ -1,6 +1,6 @@
 import { isMap, LineCounter, parseDocument, type Document } from 'yaml';
 import { OpGenError } from '../errors.ts';
-import { unresolvedAliasOffset } from './yaml-documents.ts';
+import { unresolvedAliasOffset, yamlErrorMessage } from './yaml-documents.ts';
 
 /**
  * A kustomization.yaml parsed for editing with its comments kept; an error naming `file` when it is
@@ -9,9 +9,13 @@ import { unresolvedAliasOffset } from './yaml-documents.ts';
 export function parseKustomizationDocument(text: string, file: string): Document {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter });
-  if (doc.errors.length > 0) {
+  const syntax = doc.errors[0];
+  if (syntax) {
+    // The parser's message ends with a code frame; its first line and the position are enough.
+    const at = syntax.linePos?.[0];
+    const place = at ? `${file}:${at.line}:${at.col}` : file;
     throw new OpGenError(
-      `${file}: not valid YAML (${doc.errors[0]?.message}). Fix it, then run the command again.`,
+      `${place}: not valid YAML (${yamlErrorMessage(syntax.message)}). Fix it, then run the command again.`,
     );
   }
   // An alias without its anchor parses, and only fails when the edited file is printed.

@@ -43,7 +43,7 @@ export function readYamlDocuments(text: string, fail: (problem: YamlProblem) => 
         index,
         line: at?.line ?? line,
         col: at?.col,
-        message: syntax.message.split('\n')[0] ?? '',
+        message: yamlErrorMessage(syntax.message),
         kind: 'syntax',
       });
     }
@@ -74,4 +74,9 @@ export function unresolvedAliasOffset(document: Document): number | undefined {
     },
   });
   return at;
+}
+
+/** The `yaml` package's error message without its place and code frame (callers give the place). */
+export function yamlErrorMessage(message: string): string {
+  return (message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
 }
