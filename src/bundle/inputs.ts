@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { OpGenError } from '../errors.ts';
+import { ProblemsError } from '../shared/problems.ts';
+import { deploymentShapeProblems } from './deployment-shape.ts';
 import { labelRules, type LabelRule } from './kustomize-labels.ts';
 import { requireProjectFile, type ProjectFile } from '../shared/project-file.ts';
 import { checkDefaultKustomization, withDefaultTransforms } from './default-kustomization.ts';
@@ -116,6 +118,14 @@ export function readBundleInputs(cwd: string): BundleInputs {
   if (!managerDeployment) {
     throw new OpGenError(
       "config/manager: no Deployment. The bundle's install strategy is built from the manager Deployment (config/manager/manager.yaml).",
+    );
+  }
+  const shape = deploymentShapeProblems(managerDeployment.object);
+  if (shape.length > 0) {
+    throw new ProblemsError(
+      shape.map((p) => ({
+        text: `${managerDeployment.file}: Deployment ${p}. The bundle's install strategy is built from this Deployment.`,
+      })),
     );
   }
   const defaultsPath = join(cwd, 'config', 'default', 'kustomization.yaml');

@@ -1,4 +1,5 @@
 import { OpGenError } from '../errors.ts';
+import { isApiVersion, isKindName } from '../k8s-names/api-names.ts';
 import { dns1123LabelErrors, dns1123SubdomainErrors } from '../k8s-names/dns.ts';
 
 export { pluralize } from '../k8s-names/pluralize.ts';
@@ -8,9 +9,6 @@ export { pluralize } from '../k8s-names/pluralize.ts';
  * (plural, file names) the templates use. Every check throws an OpGenError that names the flag,
  * the rule and an example of a good value.
  */
-
-const PASCAL_CASE = /^[A-Z][a-zA-Z0-9]*$/;
-const API_VERSION = /^v[1-9][0-9]*((alpha|beta)[1-9][0-9]*)?$/;
 
 function invalid(what: string, value: string, rule: string, example: string): OpGenError {
   return new OpGenError(`invalid ${what} ${JSON.stringify(value)}: ${rule} (for example ${example}).`);
@@ -66,7 +64,7 @@ export function validateGroup(group: string, domain: string): void {
 }
 
 export function validateVersion(version: string): void {
-  if (!API_VERSION.test(version)) {
+  if (!isApiVersion(version)) {
     throw invalid(
       'version (--version)',
       version,
@@ -77,7 +75,7 @@ export function validateVersion(version: string): void {
 }
 
 export function validateKind(kind: string): void {
-  if (kind.length > 63 || !PASCAL_CASE.test(kind)) {
+  if (!isKindName(kind)) {
     throw invalid(
       'kind (--kind)',
       kind,

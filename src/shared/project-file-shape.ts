@@ -6,6 +6,9 @@
  * misspelt `resources:` read as a project without resources).
  */
 
+import { isApiVersion, isKindName } from '../k8s-names/api-names.ts';
+import { dns1123LabelErrors, dns1123SubdomainErrors } from '../k8s-names/dns.ts';
+
 type Check = (value: unknown) => boolean;
 
 interface Field {
@@ -16,16 +19,24 @@ interface Field {
 
 const nonEmptyString: Check = (v) => typeof v === 'string' && v.length > 0;
 const boolean: Check = (v) => typeof v === 'boolean';
-const stringList: Check = (v) => Array.isArray(v) && v.every((x) => typeof x === 'string' && x.length > 0);
 
 const STRING: Field = { check: nonEmptyString, want: 'a non-empty string' };
-const REQUIRED_STRING: Field = { ...STRING, required: true };
+/** A string that passes `valid`: the same rules `init` and `create api` apply to what they record. */
+const named = (valid: (s: string) => boolean, want: string): Field => ({
+  check: (v) => typeof v === 'string' && valid(v),
+  want,
+  required: true,
+});
+const DOMAIN = named((s) => dns1123SubdomainErrors(s).length === 0, 'a DNS-1123 subdomain (example.com)');
+const LABEL = (example: string): Field =>
+  named((s) => dns1123LabelErrors(s).length === 0, `a DNS-1123 label (${example})`);
+const VERSION = named(isApiVersion, 'v<N>, v<N>alpha<M> or v<N>beta<M> (v1, v1alpha1)');
 const BOOLEAN: Field = { check: boolean, want: 'true or false' };
 
 const TOP: Readonly<Record<string, Field>> = {
   version: { check: (v) => v === 1, want: '1 (the only version of this file)' },
-  domain: REQUIRED_STRING,
-  projectName: REQUIRED_STRING,
+  domain: DOMAIN,
+  projectName: LABEL('memcached-operator'),
   repo: STRING,
   apiDir: STRING,
   resources: { check: Array.isArray, want: 'a list' },
@@ -34,10 +45,10 @@ const TOP: Readonly<Record<string, Field>> = {
 };
 
 const RESOURCE: Readonly<Record<string, Field>> = {
-  group: REQUIRED_STRING,
-  version: REQUIRED_STRING,
-  kind: REQUIRED_STRING,
-  plural: REQUIRED_STRING,
+  group: LABEL('cache'),
+  version: VERSION,
+  kind: named(isKindName, 'a PascalCase kind (Memcached)'),
+  plural: LABEL('memcacheds'),
   namespaced: { ...BOOLEAN, required: true },
   controller: { ...BOOLEAN, required: true },
   webhooks: { check: isMapping, want: 'a mapping' },
@@ -47,7 +58,10 @@ const WEBHOOKS: Readonly<Record<string, Field>> = {
   defaulting: BOOLEAN,
   validation: BOOLEAN,
   conversion: BOOLEAN,
-  spokes: { check: stringList, want: 'a list of versions' },
+  spokes: {
+    check: (v) => Array.isArray(v) && v.every((x) => typeof x === 'string' && isApiVersion(x)),
+    want: 'a list of versions (v1, v1alpha1)',
+  },
 };
 
 const RBAC: Readonly<Record<string, Field>> = { roleName: STRING };

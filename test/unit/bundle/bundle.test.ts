@@ -51,6 +51,12 @@ function editYaml(file: string, fn: (doc: Doc) => void): void {
   fn(doc);
   writeFileSync(file, stringify(doc));
 }
+function editText(file: string, fn: (text: string) => string): void {
+  const text = readFileSync(file, 'utf8');
+  const edited = fn(text);
+  assert.notEqual(edited, text, `the edit changes ${file}`);
+  writeFileSync(file, edited);
+}
 /** Writes a config/ file and lists it in its folder's kustomization.yaml, as a user adds a resource. */
 function addResource(project: string, file: string, content: string): void {
   writeFileSync(join(project, file), content);
@@ -158,6 +164,25 @@ describe('op-gen bundle', () => {
           ),
         [],
         /config\/manager: no Deployment/,
+      ],
+      [
+        // Found by the project-files fuzz: `tem#plate:` (a # inside a key) was an internal error.
+        'a manager Deployment without its pod template',
+        (p) =>
+          editText(join(p, 'config/manager/manager.yaml'), (t) =>
+            t.replace('\n  template:\n', '\n  tem#plate:\n'),
+          ),
+        [],
+        /config\/manager\/manager\.yaml: Deployment spec\.template: must be a mapping, found nothing\. The bundle's install strategy is built from this Deployment\./,
+      ],
+      [
+        'a container list that is a mapping',
+        (p) =>
+          editText(join(p, 'config/manager/manager.yaml'), (t) =>
+            t.replace('\n      containers:\n', '\n      containers: {}\n      x:\n'),
+          ),
+        [],
+        /config\/manager\/manager\.yaml: Deployment spec\.template\.spec\.containers: must be a list of containers, found a mapping/,
       ],
     ];
     for (const [name, edit, extra, message] of cases) {

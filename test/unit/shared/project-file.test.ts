@@ -25,7 +25,7 @@ describe('an invalid op-gen.yaml', () => {
     [
       'no domain',
       'projectName: demo\n',
-      /op-gen\.yaml: domain: missing \(must be a non-empty string\)\. Fix the file/,
+      /op-gen\.yaml: domain: missing \(must be a DNS-1123 subdomain \(example\.com\)\)\. Fix the file/,
     ],
     ['no projectName', 'domain: example.com\n', /op-gen\.yaml: projectName: missing/],
     [
@@ -43,7 +43,7 @@ describe('an invalid op-gen.yaml', () => {
     [
       'a mapping as the domain (was the API group "cache.[object Object]")',
       'domain: {a: 1}\nprojectName: demo\n',
-      /op-gen\.yaml: domain: must be a non-empty string, found a mapping/,
+      /op-gen\.yaml: domain: must be a DNS-1123 subdomain \(example\.com\), found a mapping/,
     ],
     [
       'a misspelt key (was a project without resources)',
@@ -58,7 +58,23 @@ describe('an invalid op-gen.yaml', () => {
     [
       'a webhook spoke of the wrong type',
       'domain: example.com\nprojectName: demo\nresources:\n  - {group: cache, version: v1, kind: Memcached, plural: memcacheds, namespaced: true, controller: true, webhooks: {conversion: true, spokes: v2}}\n',
-      /op-gen\.yaml: resources\[0\]\.webhooks\.spokes: must be a list of versions, found string "v2"/,
+      /op-gen\.yaml: resources\[0\]\.webhooks\.spokes: must be a list of versions \(v1, v1alpha1\), found string "v2"/,
+    ],
+    // Names flow into generated code and file names: the rules create api applies to them hold here too.
+    [
+      'a kind that is no PascalCase name (was written into generated TypeScript)',
+      "domain: example.com\nprojectName: demo\nresources:\n  - {group: cache, version: v1, kind: 'Mem\"cached', plural: memcacheds, namespaced: true, controller: true}\n",
+      /op-gen\.yaml: resources\[0\]\.kind: must be a PascalCase kind \(Memcached\), found string "Mem\\"cached"/,
+    ],
+    [
+      'a version that is no Kubernetes version',
+      'domain: example.com\nprojectName: demo\nresources:\n  - {group: cache, version: one, kind: Memcached, plural: memcacheds, namespaced: true, controller: true}\n',
+      /op-gen\.yaml: resources\[0\]\.version: must be v<N>, v<N>alpha<M> or v<N>beta<M> \(v1, v1alpha1\), found string "one"/,
+    ],
+    [
+      'a domain that is no DNS name',
+      'domain: Example_com\nprojectName: demo\n',
+      /op-gen\.yaml: domain: must be a DNS-1123 subdomain \(example\.com\), found string "Example_com"/,
     ],
     [
       'a resource twice',
@@ -94,11 +110,11 @@ describe('an invalid op-gen.yaml', () => {
         assert.deepEqual(
           lines.map((l) => l.replace(`${join(dir, 'op-gen.yaml')}: `, '').replace(/\. Fix the file.*/, '')),
           [
-            'domain: must be a non-empty string, found number 5',
+            'domain: must be a DNS-1123 subdomain (example.com), found number 5',
             'sharding: must be true or false, found string "no"',
-            'resources[0].group: missing (must be a non-empty string)',
-            'resources[0].version: missing (must be a non-empty string)',
-            'resources[0].plural: missing (must be a non-empty string)',
+            'resources[0].group: missing (must be a DNS-1123 label (cache))',
+            'resources[0].version: missing (must be v<N>, v<N>alpha<M> or v<N>beta<M> (v1, v1alpha1))',
+            'resources[0].plural: missing (must be a DNS-1123 label (memcacheds))',
             'resources[0].namespaced: missing (must be true or false)',
             'resources[0].controller: missing (must be true or false)',
             '7 problems',
