@@ -5,15 +5,7 @@
  * of messages naming each field, never a crash while the CSV is built.
  */
 
-function isMapping(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function describe(value: unknown): string {
-  if (value === null || value === undefined) return 'nothing';
-  if (Array.isArray(value)) return 'a list';
-  return typeof value === 'object' ? 'a mapping' : `${typeof value} ${JSON.stringify(value)}`;
-}
+import { describeValue, isMapping } from '../shared/value-shape.ts';
 
 const isStringMap = (v: unknown): boolean =>
   isMapping(v) && Object.values(v).every((x) => typeof x === 'string');
@@ -23,12 +15,12 @@ export function deploymentShapeProblems(deployment: Record<string, unknown>): st
   const problems: string[] = [];
   const mapping = (value: unknown, path: string): Record<string, unknown> | undefined => {
     if (isMapping(value)) return value;
-    problems.push(`${path}: must be a mapping, found ${describe(value)}`);
+    problems.push(`${path}: must be a mapping, found ${describeValue(value)}`);
     return undefined;
   };
   const optional = (value: unknown, path: string, ok: (v: unknown) => boolean, want: string): void => {
     if (value !== undefined && value !== null && !ok(value))
-      problems.push(`${path}: must be ${want}, found ${describe(value)}`);
+      problems.push(`${path}: must be ${want}, found ${describeValue(value)}`);
   };
   const metadata = deployment.metadata;
   if (metadata !== undefined && metadata !== null) {
@@ -53,7 +45,7 @@ export function deploymentShapeProblems(deployment: Record<string, unknown>): st
   const containers = pod.containers;
   if (!Array.isArray(containers) || containers.length === 0) {
     problems.push(
-      `spec.template.spec.containers: must be a list of containers, found ${describe(containers)}`,
+      `spec.template.spec.containers: must be a list of containers, found ${describeValue(containers)}`,
     );
     return problems;
   }
@@ -62,7 +54,7 @@ export function deploymentShapeProblems(deployment: Record<string, unknown>): st
     const container = mapping(c, path);
     if (!container) return;
     if (typeof container.name !== 'string')
-      problems.push(`${path}.name: must be a string, found ${describe(container.name)}`);
+      problems.push(`${path}.name: must be a string, found ${describeValue(container.name)}`);
     optional(container.image, `${path}.image`, (v) => typeof v === 'string', 'a string');
   });
   return problems;

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { OpGenError } from '../errors.ts';
 import { ProblemsError } from '../shared/problems.ts';
+import { crdShapeProblems } from '../shared/crd-shape.ts';
 import { deploymentShapeProblems } from './deployment-shape.ts';
 import { labelRules, type LabelRule } from './kustomize-labels.ts';
 import { requireProjectFile, type ProjectFile } from '../shared/project-file.ts';
@@ -112,6 +113,12 @@ export function readBundleInputs(cwd: string): BundleInputs {
   const crds = readYamlDir(join(cwd, 'config', 'crd', 'bases'), cwd).filter(
     (m) => m.object.kind === 'CustomResourceDefinition',
   ) as Located<CrdManifest>[];
+  // The CSV's owned CRDs and alm-examples read names and versions from each CRD: a broken one (a
+  // hand edit, a bad merge) is every wrong field by path, not a crash while the CSV is built.
+  const crdProblems = crds.flatMap((c) =>
+    crdShapeProblems(c.object.spec).map((p) => ({ text: `${c.file}: ${p}. Run \`op-gen generate crd\`.` })),
+  );
+  if (crdProblems.length > 0) throw new ProblemsError(crdProblems);
   const manager = readKustomizedDir(join(cwd, 'config', 'manager'), cwd);
   const managerDeployment = manager.find((m) => m.object.kind === 'Deployment') as
     Located<DeploymentManifest> | undefined;

@@ -8,6 +8,7 @@
 
 import { isApiVersion, isKindName } from '../k8s-names/api-names.ts';
 import { dns1123LabelErrors, dns1123SubdomainErrors } from '../k8s-names/dns.ts';
+import { describeValue, isMapping } from './value-shape.ts';
 
 type Check = (value: unknown) => boolean;
 
@@ -66,16 +67,6 @@ const WEBHOOKS: Readonly<Record<string, Field>> = {
 
 const RBAC: Readonly<Record<string, Field>> = { roleName: STRING };
 
-function isMapping(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function describe(value: unknown): string {
-  if (value === null || value === undefined) return 'nothing';
-  if (Array.isArray(value)) return 'a list';
-  return typeof value === 'object' ? 'a mapping' : `${typeof value} ${JSON.stringify(value)}`;
-}
-
 /** The problems of one mapping against its fields: wrong types, missing required fields, unknown keys. */
 function mappingProblems(
   value: Record<string, unknown>,
@@ -89,7 +80,7 @@ function mappingProblems(
     if (v === undefined || v === null) {
       if (field.required) problems.push(`${at(key)}: missing (must be ${field.want})`);
     } else if (!field.check(v)) {
-      problems.push(`${at(key)}: must be ${field.want}, found ${describe(v)}`);
+      problems.push(`${at(key)}: must be ${field.want}, found ${describeValue(v)}`);
     }
   }
   for (const key of Object.keys(value)) {
@@ -103,7 +94,7 @@ function mappingProblems(
 /** Every shape problem of a parsed `op-gen.yaml`, each `path: what is wrong`; empty when it is sound. */
 export function projectFileProblems(data: unknown): string[] {
   if (!isMapping(data))
-    return [`must be a mapping (domain, projectName, resources, ...), found ${describe(data)}`];
+    return [`must be a mapping (domain, projectName, resources, ...), found ${describeValue(data)}`];
   const problems = mappingProblems(data, TOP, '');
   if (isMapping(data.rbac)) problems.push(...mappingProblems(data.rbac, RBAC, 'rbac'));
   if (!Array.isArray(data.resources)) return problems;
@@ -111,7 +102,9 @@ export function projectFileProblems(data: unknown): string[] {
   data.resources.forEach((resource: unknown, i) => {
     const path = `resources[${i}]`;
     if (!isMapping(resource)) {
-      problems.push(`${path}: must be a mapping (group, version, kind, ...), found ${describe(resource)}`);
+      problems.push(
+        `${path}: must be a mapping (group, version, kind, ...), found ${describeValue(resource)}`,
+      );
       return;
     }
     problems.push(...mappingProblems(resource, RESOURCE, path));

@@ -47,11 +47,13 @@ class Unsupported {}
 const UNSUPPORTED = new Unsupported();
 
 function readsAsOtherType(value: string): boolean {
-  // Every test needs a first character of `~nNyYtTfFoO0-9+-.<` or the empty string; those starting
-  // with a letter (null, booleans) match at most 5 characters.
+  // Every test needs a first character of `~nNyYtTfFoOeE0-9+-.<` or the empty string; those starting
+  // with a letter are null and the booleans (at most 5 characters) and YAML 1.1 floats with an
+  // exponent and no mantissa (`E0`, `e-5`: the fuzz of random values found them written plain).
   const c = value.charCodeAt(0);
   const letter = (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-  if (letter && (value.length > 5 || !/^[nNyYtTfFoO]/.test(value))) return false;
+  if (letter && (value.length > 5 || !/^[nNyYtTfFoO]/.test(value)) && !/^[eE][-+]?[0-9]+$/.test(value))
+    return false;
   if (!letter && value.length > 0 && !/^[~0-9+\-.<]/.test(value)) return false;
   for (const test of YAML11_IMPLICIT_TAG_TESTS) if (test.test(value)) return true;
   return false;

@@ -57,7 +57,7 @@ export function toJsonSchema(node: CrdSchema, path: SchemaPath): TypeSchema {
   if (typeof node['$ref'] === 'string') out.$ref = node['$ref'];
 
   // The node's shape (items one schema, properties a map of schemas...) was checked when the CRD was
-  // read (crd-shape.ts).
+  // read (shared/crd-shape.ts).
   const items = node['items'];
   if (items !== undefined) out.items = toJsonSchema(items as CrdSchema, `${path}[]`);
 

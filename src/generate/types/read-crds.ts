@@ -3,7 +3,7 @@ import { extname, join, relative, resolve } from 'node:path';
 import { OpGenError } from '../../errors.ts';
 import { readYamlDocuments } from '../../shared/yaml-documents.ts';
 import { ProblemsError } from '../../shared/problems.ts';
-import { crdShapeProblems } from './crd-shape.ts';
+import { crdShapeProblems } from '../../shared/crd-shape.ts';
 import { readYamlFast, type FastDocument } from './read-yaml-fast.ts';
 
 /** One CRD document and where it came from. */

@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { run, snapshot } from './project.ts';
 import { webhookProject } from '../scaffold/webhook-project.ts';
-import { applyCrdMutation, crdMutation } from '../types/crd-mutants.ts';
+import { applyCrdMutation, crdMutation, fuzzParameters, fuzzRuns } from '../types/crd-mutants.ts';
 
 /**
  * Property: with one of the project's own files mutated (op-gen.yaml, the CSV base, kustomizations,
@@ -16,7 +16,7 @@ import { applyCrdMutation, crdMutation } from '../types/crd-mutants.ts';
  * anchor in config/manager/kustomization.yaml one in build-installer. OP_GEN_FUZZ_RUNS sets the
  * count (default 12; `npm run test:fuzz` runs 500).
  */
-const RUNS = process.env.OP_GEN_FUZZ_RUNS === 'all' ? 500 : Number(process.env.OP_GEN_FUZZ_RUNS ?? 12);
+const RUNS = fuzzRuns(500, 12);
 
 const FILES = [
   'op-gen.yaml',
@@ -92,11 +92,7 @@ describe('a mutated project file (op-gen.yaml, config/) never gives an internal 
           for (const argv of COMMANDS) await run(dir, ...argv);
         }
       }),
-      {
-        numRuns: RUNS,
-        endOnFailure: true,
-        ...(process.env.OP_GEN_FUZZ_SEED ? { seed: Number(process.env.OP_GEN_FUZZ_SEED) } : {}),
-      },
+      fuzzParameters(RUNS),
     );
   });
 });

@@ -176,6 +176,16 @@ describe('op-gen bundle', () => {
         /config\/manager\/manager\.yaml: Deployment spec\.template: must be a mapping, found nothing\. The bundle's install strategy is built from this Deployment\./,
       ],
       [
+        // Found by the project-files fuzz (an indented line moved `kind:` under another key).
+        'a CRD the CSV cannot be built from',
+        (p) =>
+          editText(join(p, 'config/crd/bases/cache.example.com_memcacheds.yaml'), (t) =>
+            t.replace('\n  names:\n', '\n  nam:\n'),
+          ),
+        [],
+        /config\/crd\/bases\/cache\.example\.com_memcacheds\.yaml: spec\.names: must be a mapping, found nothing\. Run `op-gen generate crd`\./,
+      ],
+      [
         'a container list that is a mapping',
         (p) =>
           editText(join(p, 'config/manager/manager.yaml'), (t) =>

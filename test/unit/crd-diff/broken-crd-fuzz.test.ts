@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { main } from '../../../src/cli/main.ts';
 import { sink } from '../../helpers/io.ts';
-import { applyCrdMutation, crdMutation } from '../types/crd-mutants.ts';
+import { fuzzParameters, fuzzRuns, mutatedText, realCrdTexts } from '../types/crd-mutants.ts';
 
 /**
  * Property: `crd diff old.yaml new.yaml` with a mutated new side (see crd-mutants.ts) exits 0 or 1;
@@ -14,21 +14,15 @@ import { applyCrdMutation, crdMutation } from '../types/crd-mutants.ts';
  * never an internal error or a stack. OP_GEN_FUZZ_RUNS sets the count (default 40; `npm run
  * test:fuzz` runs 2,000).
  */
-const RUNS = process.env.OP_GEN_FUZZ_RUNS === 'all' ? 2000 : Number(process.env.OP_GEN_FUZZ_RUNS ?? 40);
-const FIXTURES = ['cert-manager.io_certificates.yaml', 'monitoring.coreos.com_servicemonitors.yaml'];
+const RUNS = fuzzRuns(2000, 40);
 
 describe('crd diff against a mutated CRD never crashes', () => {
   const dir = mkdtempSync(join(tmpdir(), 'op-gen-crd-diff-fuzz-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it(`holds for ${RUNS} mutants`, async () => {
-    const originals = FIXTURES.map((f) =>
-      readFileSync(join(import.meta.dirname, '../../fixtures/types', f), 'utf8'),
-    );
     await fc.assert(
-      fc.asyncProperty(fc.nat(), crdMutation, async (which, m) => {
-        const original = originals[which % originals.length] ?? '';
-        const { text, description } = applyCrdMutation(original, m);
+      fc.asyncProperty(mutatedText(realCrdTexts()), async ({ original, text, description }) => {
         writeFileSync(join(dir, 'old.yaml'), original);
         writeFileSync(join(dir, 'new.yaml'), text);
         const stdout = sink();
@@ -45,11 +39,7 @@ describe('crd diff against a mutated CRD never crashes', () => {
           stderr.text().startsWith('op-gen:') && !/breaking change\(s\) not acknowledged/.test(stderr.text());
         if (error) assert.match(stderr.text(), /new\.yaml/, `an error names the file\n${context}`);
       }),
-      {
-        numRuns: RUNS,
-        endOnFailure: true,
-        ...(process.env.OP_GEN_FUZZ_SEED ? { seed: Number(process.env.OP_GEN_FUZZ_SEED) } : {}),
-      },
+      fuzzParameters(RUNS),
     );
   });
 });

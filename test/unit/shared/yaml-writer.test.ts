@@ -195,6 +195,16 @@ describe('writeYamlDocument', () => {
     assert.deepEqual(YAML11_IMPLICIT_TAG_TESTS.map(String).sort(), theirs);
   });
 
+  it('quotes YAML 1.1 floats that start with a letter (E0, e-5) as keys and values (found by the random-values property)', () => {
+    for (const s of ['E0', 'e5', 'E-1', 'e+10', 'E1_0']) {
+      for (const value of [{ [s]: 1 }, { a: s }, { '': { [s]: -0 } }]) {
+        assert.equal(writeYamlDocument(value), reference(value), JSON.stringify(value));
+      }
+    }
+    // Letters that are no exponent stay plain.
+    assert.equal(writeYamlDocument({ E: 'Ex1' }), 'E: Ex1\n');
+  });
+
   it('gives way on what it does not write itself', () => {
     assert.equal(writeYamlDocument({ a: 'x\n' + ' '.repeat(2) }), undefined);
     assert.equal(writeYamlDocument({ a: new Date(0) }), undefined);

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { main } from '../../../src/cli/main.ts';
+import { sink } from '../../helpers/io.ts';
 import { snapshot } from '../broken-input/project.ts';
-import { applyCrdMutation, crdMutation } from './crd-mutants.ts';
+import { fuzzParameters, fuzzRuns, mutatedText, realCrdTexts } from './crd-mutants.ts';
 
 /**
  * Property: `generate types` on a mutated CRD file (a line deleted or duplicated, an indent changed,
@@ -15,33 +15,14 @@ import { applyCrdMutation, crdMutation } from './crd-mutants.ts';
  * a message naming the file, and nothing written. Never an internal error (exit 70) or a stack.
  * OP_GEN_FUZZ_RUNS sets the count (default 40; `npm run test:fuzz` runs more).
  */
-const RUNS = process.env.OP_GEN_FUZZ_RUNS === 'all' ? 2000 : Number(process.env.OP_GEN_FUZZ_RUNS ?? 40);
-const FIXTURES = ['cert-manager.io_certificates.yaml', 'monitoring.coreos.com_servicemonitors.yaml'];
-function sink(): { stream: Writable; text: () => string } {
-  const chunks: string[] = [];
-  return {
-    stream: new Writable({
-      write(chunk: Buffer, _enc, done) {
-        chunks.push(chunk.toString());
-        done();
-      },
-    }),
-    text: () => chunks.join(''),
-  };
-}
-
+const RUNS = fuzzRuns(2000, 40);
 describe('generate types on mutated CRD files never crashes or half-writes', () => {
   const dir = mkdtempSync(join(tmpdir(), 'op-gen-types-fuzz-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it(`holds for ${RUNS} mutants`, async () => {
-    const originals = FIXTURES.map((f) =>
-      readFileSync(join(import.meta.dirname, '../../fixtures/types', f), 'utf8'),
-    );
     await fc.assert(
-      fc.asyncProperty(fc.nat(), crdMutation, async (which, m) => {
-        const original = originals[which % originals.length] ?? '';
-        const { text, description } = applyCrdMutation(original, m);
+      fc.asyncProperty(mutatedText(realCrdTexts()), async ({ text, description }) => {
         const input = join(dir, 'crd.yaml');
         writeFileSync(input, text);
         const out = join(dir, 'out');
@@ -61,11 +42,7 @@ describe('generate types on mutated CRD files never crashes or half-writes', () 
           assert.deepEqual(snapshot(out), prior, `nothing written\n${context}`);
         }
       }),
-      {
-        numRuns: RUNS,
-        endOnFailure: true,
-        ...(process.env.OP_GEN_FUZZ_SEED ? { seed: Number(process.env.OP_GEN_FUZZ_SEED) } : {}),
-      },
+      fuzzParameters(RUNS),
     );
   });
 });

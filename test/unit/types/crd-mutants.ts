@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 
 /**
@@ -67,4 +69,39 @@ export function applyCrdMutation(text: string, m: CrdMutation): { text: string; 
       return { text: at(next), description: `value ${JSON.stringify(value)} at line ${i + 1}` };
     }
   }
+}
+
+/** Real CRDs of test/fixtures/types the fuzz tests mutate (cert-manager, Prometheus operator). */
+export function realCrdTexts(): string[] {
+  return ['cert-manager.io_certificates.yaml', 'monitoring.coreos.com_servicemonitors.yaml'].map((f) =>
+    readFileSync(join(import.meta.dirname, '../../fixtures/types', f), 'utf8'),
+  );
+}
+
+/** A mutant of one of `originals`: the text, the original it came from, and what was changed. */
+export function mutatedText(
+  originals: readonly string[],
+): fc.Arbitrary<{ original: string; text: string; description: string }> {
+  return fc.tuple(fc.nat(), crdMutation).map(([which, m]) => {
+    const original = originals[which % originals.length] ?? '';
+    return { original, ...applyCrdMutation(original, m) };
+  });
+}
+
+/**
+ * fast-check parameters of the fuzz tests: `runs` draws, stop at the first failure, and the seed of
+ * OP_GEN_FUZZ_SEED when set (a failure prints its seed, so it replays).
+ */
+export function fuzzParameters(runs: number): fc.Parameters<unknown> {
+  return {
+    numRuns: runs,
+    endOnFailure: true,
+    ...(process.env.OP_GEN_FUZZ_SEED ? { seed: Number(process.env.OP_GEN_FUZZ_SEED) } : {}),
+  };
+}
+
+/** The number of draws: OP_GEN_FUZZ_RUNS, `whenAll` under `npm run test:fuzz` (=all), else `byDefault`. */
+export function fuzzRuns(whenAll: number, byDefault: number): number {
+  const runs = process.env.OP_GEN_FUZZ_RUNS;
+  return runs === 'all' ? whenAll : Number(runs ?? byDefault);
 }

@@ -74,7 +74,7 @@ describe('op-gen generate types --from: errors', () => {
       'a version without a schema',
       { 'noschema.yaml': crd('v1', { versions: '[{name: v1, served: true, storage: true}]' }) },
       'noschema.yaml',
-      /^op-gen: noschema\.yaml:1 \(document 0\): spec\.versions\[0\]\.schema\.openAPIV3Schema: is required; types need one\. Fix the CRD\.$/,
+      /^op-gen: noschema\.yaml:1 \(document 0\): spec\.versions\[0\]\.schema\.openAPIV3Schema: is required \(apiextensions\.k8s\.io\/v1 requires a schema in every version\)\. Fix the CRD\.$/,
     ],
     [
       'one kind and version twice with different schemas',

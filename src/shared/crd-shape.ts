@@ -1,9 +1,11 @@
 /**
- * The shape checks of a CRD read by `generate types`: every field the type writer reads has the JSON
+ * The shape checks of a CRD read by `generate types` and `bundle`: every field the type writer reads has the JSON
  * type the apiextensions API gives it, so a hand-edited or truncated CRD is a list of messages naming
  * each wrong field (`spec.versions[0].schema.openAPIV3Schema.properties.spec.type: must be a string`),
  * never a crash in the writer.
  */
+
+import { describeValue, isMapping } from './value-shape.ts';
 
 type Check = (value: unknown) => boolean;
 
@@ -12,8 +14,6 @@ const isBoolean: Check = (v) => typeof v === 'boolean';
 const isNumber: Check = (v) => typeof v === 'number' && Number.isFinite(v);
 const isArray: Check = (v) => Array.isArray(v);
 const isStringArray: Check = (v) => Array.isArray(v) && v.every((x) => typeof x === 'string');
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const SCALAR_FIELDS: Readonly<Record<string, readonly [Check, string]>> = {
   type: [isString, 'a string'],
@@ -44,25 +44,19 @@ const SCALAR_FIELDS: Readonly<Record<string, readonly [Check, string]>> = {
   'x-kubernetes-list-map-keys': [isStringArray, 'a list of strings'],
 };
 
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'a list';
-  return typeof value === 'object' ? 'a mapping' : `${typeof value} ${JSON.stringify(value)}`;
-}
-
 /** Every shape problem of one schema node and the nodes below it, each `path: what is wrong`. */
 export function schemaShapeProblems(node: unknown, path: string): string[] {
-  if (!isObject(node)) return [`${path}: must be a schema (a mapping), found ${describe(node)}`];
+  if (!isMapping(node)) return [`${path}: must be a schema (a mapping), found ${describeValue(node)}`];
   const problems: string[] = [];
   for (const [field, [check, want]] of Object.entries(SCALAR_FIELDS)) {
     const value = node[field];
     if (value !== undefined && !check(value))
-      problems.push(`${path}.${field}: must be ${want}, found ${describe(value)}`);
+      problems.push(`${path}.${field}: must be ${want}, found ${describeValue(value)}`);
   }
   const properties = node['properties'];
   if (properties !== undefined) {
-    if (!isObject(properties))
-      problems.push(`${path}.properties: must be a mapping, found ${describe(properties)}`);
+    if (!isMapping(properties))
+      problems.push(`${path}.properties: must be a mapping, found ${describeValue(properties)}`);
     else
       for (const [name, child] of Object.entries(properties))
         problems.push(...schemaShapeProblems(child, `${path}.properties.${name}`));
@@ -77,7 +71,7 @@ export function schemaShapeProblems(node: unknown, path: string): string[] {
     const list = node[field];
     if (list === undefined) continue;
     if (!Array.isArray(list))
-      problems.push(`${path}.${field}: must be a list of schemas, found ${describe(list)}`);
+      problems.push(`${path}.${field}: must be a list of schemas, found ${describeValue(list)}`);
     else list.forEach((child, i) => problems.push(...schemaShapeProblems(child, `${path}.${field}[${i}]`)));
   }
   return problems;
@@ -85,39 +79,41 @@ export function schemaShapeProblems(node: unknown, path: string): string[] {
 
 /** The shape problems of a CRD's spec (names, versions and their schemas), each `path: what is wrong`. */
 export function crdShapeProblems(spec: unknown): string[] {
-  if (!isObject(spec)) return [`spec: must be a mapping, found ${describe(spec)}`];
+  if (!isMapping(spec)) return [`spec: must be a mapping, found ${describeValue(spec)}`];
   const problems: string[] = [];
   const names = spec['names'];
   if (!isString(spec['group']) || spec['group'] === '')
     problems.push('spec.group: must be a non-empty string');
-  if (!isObject(names)) problems.push(`spec.names: must be a mapping, found ${describe(names)}`);
+  if (!isMapping(names)) problems.push(`spec.names: must be a mapping, found ${describeValue(names)}`);
   else
     for (const field of ['kind', 'plural', 'singular', 'listKind']) {
       const value = names[field];
       const required = field === 'kind' || field === 'plural';
       if ((required || value !== undefined) && (!isString(value) || value === ''))
-        problems.push(`spec.names.${field}: must be a non-empty string, found ${describe(value)}`);
+        problems.push(`spec.names.${field}: must be a non-empty string, found ${describeValue(value)}`);
     }
   const versions = spec['versions'];
   if (!Array.isArray(versions)) {
-    problems.push(`spec.versions: must be a list, found ${describe(versions)}`);
+    problems.push(`spec.versions: must be a list, found ${describeValue(versions)}`);
     return problems;
   }
   versions.forEach((version, i) => {
     const at = `spec.versions[${i}]`;
-    if (!isObject(version)) {
-      problems.push(`${at}: must be a mapping, found ${describe(version)}`);
+    if (!isMapping(version)) {
+      problems.push(`${at}: must be a mapping, found ${describeValue(version)}`);
       return;
     }
     if (!isString(version['name']) || version['name'] === '')
-      problems.push(`${at}.name: must be a non-empty string, found ${describe(version['name'])}`);
+      problems.push(`${at}.name: must be a non-empty string, found ${describeValue(version['name'])}`);
     for (const field of ['served', 'storage', 'deprecated']) {
       if (version[field] !== undefined && !isBoolean(version[field]))
-        problems.push(`${at}.${field}: must be true or false, found ${describe(version[field])}`);
+        problems.push(`${at}.${field}: must be true or false, found ${describeValue(version[field])}`);
     }
     const schema = version['schema'];
-    if (!isObject(schema) || schema['openAPIV3Schema'] === undefined)
-      problems.push(`${at}.schema.openAPIV3Schema: is required; types need one`);
+    if (!isMapping(schema) || schema['openAPIV3Schema'] === undefined)
+      problems.push(
+        `${at}.schema.openAPIV3Schema: is required (apiextensions.k8s.io/v1 requires a schema in every version)`,
+      );
     else problems.push(...schemaShapeProblems(schema['openAPIV3Schema'], `${at}.schema.openAPIV3Schema`));
   });
   return problems;
