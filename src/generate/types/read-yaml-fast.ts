@@ -19,7 +19,7 @@ export interface FastDocument {
  * Directives (`%YAML 1.1` switches the `yaml` package to YAML 1.1 scalars) and numbers that
  * overflow a double are left to the `yaml` package.
  */
-const LEFT_TO_YAML = /^%|\d[eE][+-]?\d{3}/m;
+const LEFT_TO_YAML = /^%|\d\.?[eE][+-]?\d{3}/m;
 
 export function readYamlFast(text: string): FastDocument[] | undefined {
   if (LEFT_TO_YAML.test(text)) return undefined;

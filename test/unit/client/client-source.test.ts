@@ -81,7 +81,7 @@ describe('generate client: the module laid out without prettier', () => {
         }
         assert.equal(await renderClient(kind, typeModule, runtimeModule), pretty);
       }),
-      { numRuns: 300 },
+      { numRuns: Number(process.env.OP_GEN_FUZZ_RUNS ?? 300) },
     );
     // The generator must not be checking nothing: most generated inputs take the direct path.
     assert.ok(direct > runs / 3, `direct path taken ${direct} of ${runs} times`);

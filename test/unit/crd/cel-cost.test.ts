@@ -77,7 +77,7 @@ describe('CEL cost: the estimate', () => {
           assert.ok(itemsOnly <= free && both <= itemsOnly, `${free} ${itemsOnly} ${both}`);
         },
       ),
-      { numRuns: 100 },
+      { numRuns: Number(process.env.OP_GEN_FUZZ_RUNS ?? 100) },
     );
   });
 });

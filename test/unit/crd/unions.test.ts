@@ -75,7 +75,7 @@ describe('unions: TypeScript unions of objects', () => {
           !!v && v.required.every((f) => set.includes(f)) && set.every((f) => v.fields.includes(f));
         assert.equal(rulesHold(merged, value), allowed, JSON.stringify(value));
       }),
-      { numRuns: 200 },
+      { numRuns: Number(process.env.OP_GEN_FUZZ_RUNS ?? 200) },
     );
   });
 
@@ -107,7 +107,7 @@ describe('unions: TypeScript unions of objects', () => {
         );
         assert.equal(rulesHold(u, value), allowed, JSON.stringify(value));
       }),
-      { numRuns: 200 },
+      { numRuns: Number(process.env.OP_GEN_FUZZ_RUNS ?? 200) },
     );
   });
 
