@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadApiModel } from '../generate/api-model.ts';
 import { OpGenError } from '../errors.ts';
-import { csvMarkers, type CsvMarker } from '../markers/csv.ts';
+import { csvMarkers, type CsvMarker } from '../generate/csv-markers.ts';
 import type { RawTag } from '../markers/types.ts';
 import { ProblemCollector } from '../shared/problems.ts';
 

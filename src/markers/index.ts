@@ -10,6 +10,6 @@ export type {
   SourceLocation,
 } from './types.ts';
 export { MarkerArgumentError, convertArg, parseNamedArgs, splitList, splitNamedArgs } from './args.ts';
-export { parseDocComment, type DocComment } from './jsdoc.ts';
+export { parseDocComment, type DocComment, type DocCommentOptions } from './jsdoc.ts';
 export { MarkerRegistry, markerError } from './registry.ts';
 export { renderMarkerTable } from './docs.ts';

@@ -1,11 +1,19 @@
 import type { ts as TS } from 'ts-morph';
-import { goFormLines } from '../markers/go-forms.ts';
-import { parseDocComment, type DocComment } from '../markers/index.ts';
+import { parseDocComment, type DocComment, type DocCommentOptions } from '../markers/index.ts';
 
 const EMPTY: DocComment = { description: '', tags: [], inline: [], goForm: [] };
 
-/** The `/** *\/` comment right before a declaration, split into description and tags. */
-export function docOf(ts: typeof TS, node: TS.Node, file: TS.SourceFile): DocComment {
+/**
+ * The `/** *\/` comment right before a declaration, split into description and tags. `options` says
+ * which lines are controller-gen (Go-form) markers: the generators pass the index of every marker
+ * registry (generate/go-forms.ts), which lives above this layer.
+ */
+export function docOf(
+  ts: typeof TS,
+  node: TS.Node,
+  file: TS.SourceFile,
+  options: DocCommentOptions,
+): DocComment {
   const text = file.text;
   const ranges = ts.getLeadingCommentRanges(text, node.pos);
   if (!ranges) return EMPTY;
@@ -14,7 +22,7 @@ export function docOf(ts: typeof TS, node: TS.Node, file: TS.SourceFile): DocCom
     if (!r || r.kind !== ts.SyntaxKind.MultiLineCommentTrivia) continue;
     const comment = text.slice(r.pos, r.end);
     if (!comment.startsWith('/**') || comment === '/**/') continue;
-    return parseDocComment(comment, file.getLineAndCharacterOfPosition(r.pos).line + 1, goFormLines);
+    return parseDocComment(comment, file.getLineAndCharacterOfPosition(r.pos).line + 1, options);
   }
   return EMPTY;
 }

@@ -1,6 +1,6 @@
 import { OpGenError } from '../../errors.ts';
 import { ProblemCollector } from '../../shared/problems.ts';
-import type { CrdMarker } from '../../markers/crd.ts';
+import type { CrdMarker } from './markers.ts';
 import { opGenVersion } from '../../version.ts';
 import type { KindVersion } from './model.ts';
 import type { JSONSchemaProps } from '../../api-types/json-schema.ts';

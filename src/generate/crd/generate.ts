@@ -6,7 +6,7 @@ import type { OutputFile } from '../../shared/atomic-write.ts';
 import { toSortedYaml } from '../../shared/yaml.ts';
 import { yamlPackage } from '../../shared/yaml-package.ts';
 import { unresolvedAliasOffset } from '../../shared/yaml-documents.ts';
-import { crdMarkers } from '../../markers/crd.ts';
+import { crdMarkers } from './markers.ts';
 import type { GenerateOptions, Generator, GeneratorContext, GeneratorPlan } from '../contract.ts';
 import { runGenerator, type ResultOf } from '../run.ts';
 import { assembleCrds, VERSION_ANNOTATION, type CustomResourceDefinition } from './assemble.ts';

@@ -1,10 +1,10 @@
 import { dirname, relative, sep } from 'node:path';
 import type { ts as TS } from 'ts-morph';
 import { OpGenError } from '../../errors.ts';
-import { goFormProblems } from '../../markers/go-forms.ts';
+import { goFormLines, goFormProblems } from '../go-forms.ts';
 import { ProblemsError, type ProblemCollector } from '../../shared/problems.ts';
 import { assertSourcesCompile } from '../../shared/ts-diagnostics.ts';
-import { crdMarkers, type CrdMarker } from '../../markers/crd.ts';
+import { crdMarkers, type CrdMarker } from './markers.ts';
 import type { RawTag, SourceLocation } from '../../markers/index.ts';
 import { findVersionFolders, readGroupVersion } from '../../source/discover.ts';
 import { docOf, lineOf } from '../../source/doc.ts';
@@ -95,7 +95,7 @@ export async function walkApi(
     if (!gvFile) throw new OpGenError(`${display(folder.groupVersionFile)}: cannot be read`);
     const gv = problems.attempt(() => {
       const found = readGroupVersion(ts, gvFile, display(folder.groupVersionFile));
-      const pkgDoc = docOf(ts, found.statement, gvFile);
+      const pkgDoc = docOf(ts, found.statement, gvFile, goFormLines);
       const pkgMarkers = crdMarkers.parseAll(
         pkgDoc.tags,
         'package',

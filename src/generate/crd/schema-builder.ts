@@ -1,8 +1,8 @@
 import { relative, sep } from 'node:path';
 import type { ts as TS } from 'ts-morph';
-import { crdMarkers, type CrdMarker } from '../../markers/crd.ts';
+import { crdMarkers, type CrdMarker } from './markers.ts';
 import type { DocComment, JsonValue, RawTag, SourceLocation } from '../../markers/index.ts';
-import { goFormProblems } from '../../markers/go-forms.ts';
+import { goFormLines, goFormProblems } from '../go-forms.ts';
 import { markerError } from '../../markers/index.ts';
 import { docOf, lineOf } from '../../source/doc.ts';
 import { LIB_STUB_PATH } from '../../source/lib-stub.ts';
@@ -165,7 +165,7 @@ export class SchemaBuilder {
   doc(node: TS.Node): DocComment {
     let doc = this.#docCache.get(node);
     if (!doc) {
-      doc = docOf(this.#ts, node, node.getSourceFile());
+      doc = docOf(this.#ts, node, node.getSourceFile(), goFormLines);
       this.#docCache.set(node, doc);
     }
     return doc;

@@ -1,9 +1,9 @@
 import type { ts as TS } from 'ts-morph';
 import { ts } from '../../source/ts.ts';
 import { OpGenError } from '../../errors.ts';
-import { goFormLines, goFormProblems } from '../../markers/go-forms.ts';
+import { goFormLines, goFormProblems } from '../go-forms.ts';
 import { parseDocComment } from '../../markers/jsdoc.ts';
-import { rbacMarkers } from '../../markers/rbac.ts';
+import { rbacMarkers } from './markers.ts';
 import type { RawTag } from '../../markers/types.ts';
 import { ProblemsError } from '../../shared/problems.ts';
 import type { RbacRule } from './rule.ts';

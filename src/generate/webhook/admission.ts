@@ -1,5 +1,5 @@
 import { OpGenError } from '../../errors.ts';
-import type { WebhookMarker } from '../../markers/webhook.ts';
+import type { WebhookMarker } from './markers.ts';
 import type { JsonValue } from '../../markers/types.ts';
 import { applyWebhookPatch, type AdmissionWebhook } from './patch.ts';
 

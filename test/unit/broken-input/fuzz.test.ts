@@ -171,6 +171,9 @@ fuzzSuite(
         ['generate', 'crd'],
         ['generate', 'client'],
         ['generate', 'rbac'],
+        // The other readers of the API sources: @csv markers and the API reference.
+        ['bundle', '--version', '0.1.0'],
+        ['generate', 'docs'],
       ],
       cleanup,
     };

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
-import { renderCrdMarkersDoc } from '../../../src/markers/crd-docs.ts';
-import { crdMarkerSpecs } from '../../../src/markers/crd.ts';
+import { renderCrdMarkersDoc } from '../../../src/generate/marker-docs.ts';
+import { crdMarkerSpecs } from '../../../src/generate/crd/markers.ts';
 import { assertGolden } from '../../helpers/golden.ts';
-import { webhookMarkerSpecs } from '../../../src/markers/webhook.ts';
+import { webhookMarkerSpecs } from '../../../src/generate/webhook/markers.ts';
 
 const DOC = new URL('../../../docs/markers.md', import.meta.url);
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { GoFormIndex } from '../../../src/markers/go-form.ts';
-import { goFormMessage, goForms } from '../../../src/markers/go-forms.ts';
+import { goFormMessage, goForms } from '../../../src/generate/go-forms.ts';
 import { parseDocComment } from '../../../src/markers/jsdoc.ts';
-import { goFormLines } from '../../../src/markers/go-forms.ts';
+import { goFormLines } from '../../../src/generate/go-forms.ts';
 
 /** controller-gen (Go) form markers → the op-gen form, from the registries' controller-gen names. */
 describe('Go-form markers', () => {

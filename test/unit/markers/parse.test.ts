@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { crdMarkers } from '../../../src/markers/crd.ts';
+import { crdMarkers } from '../../../src/generate/crd/markers.ts';
 import { MarkerRegistry, parseDocComment, splitNamedArgs, type RawTag } from '../../../src/markers/index.ts';
 
 const tag = (name: string, text = '', line = 7): RawTag => ({ name, text, line });

@@ -1,5 +1,5 @@
-import { MarkerRegistry } from './registry.ts';
-import type { ArgSpec, MarkerSpec, ParsedMarker } from './types.ts';
+import { MarkerRegistry } from '../../markers/registry.ts';
+import type { ArgSpec, MarkerSpec, ParsedMarker } from '../../markers/types.ts';
 
 /** The RBAC generator's marker table: one marker, `@rbac`, read by `op-gen generate rbac`. */
 export type RbacMarker = ParsedMarker<never>;

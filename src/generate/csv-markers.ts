@@ -1,9 +1,11 @@
-import { MarkerRegistry } from './registry.ts';
-import type { MarkerSpec, ParsedMarker } from './types.ts';
+import { MarkerRegistry } from '../markers/registry.ts';
+import type { MarkerSpec, ParsedMarker } from '../markers/types.ts';
 
 /**
  * The bundle generator's markers: what operator-sdk's `+operator-sdk:csv:customresourcedefinitions:...`
  * markers say, as JSDoc tags on the API types, read by `op-gen bundle` into the CSV's owned CRDs.
+ * The table is here rather than in bundle/ so that the Go-form index (go-forms.ts), which holds every
+ * registry, does not make generate/ import bundle/ (bundle/ reads the API model from generate/).
  */
 export type CsvMarker = ParsedMarker<never>;
 

@@ -1,10 +1,10 @@
-import { crdMarkers, crdMarkerSpecs } from './crd.ts';
-import { csvMarkers, csvMarkerSpecs } from './csv.ts';
-import { GoFormIndex } from './go-form.ts';
-import type { DocComment } from './jsdoc.ts';
-import { rbacMarkers, rbacMarkerSpecs } from './rbac.ts';
-import type { MarkerSpec } from './types.ts';
-import { webhookMarkers, webhookMarkerSpecs } from './webhook.ts';
+import { crdMarkers, crdMarkerSpecs } from './crd/markers.ts';
+import { csvMarkers, csvMarkerSpecs } from './csv-markers.ts';
+import { GoFormIndex } from '../markers/go-form.ts';
+import type { DocComment } from '../markers/jsdoc.ts';
+import { rbacMarkers, rbacMarkerSpecs } from './rbac/markers.ts';
+import type { MarkerSpec } from '../markers/types.ts';
+import { webhookMarkers, webhookMarkerSpecs } from './webhook/markers.ts';
 
 /**
  * Every op-gen marker registry's controller-gen names (CRD, RBAC, CSV, webhook). A new registry is added

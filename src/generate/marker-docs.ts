@@ -1,6 +1,6 @@
-import { crdMarkerSpecs } from './crd.ts';
-import { renderMarkerTable } from './docs.ts';
-import { webhookMarkerSpecs } from './webhook.ts';
+import { crdMarkerSpecs } from './crd/markers.ts';
+import { renderMarkerTable } from '../markers/docs.ts';
+import { webhookMarkerSpecs } from './webhook/markers.ts';
 
 /** docs/markers.md, generated from the CRD marker registry (test/unit/markers/docs.test.ts keeps it fresh). */
 export function renderCrdMarkersDoc(): string {
@@ -12,7 +12,7 @@ export function renderCrdMarkersDoc(): string {
   const packageSpecs = byEffect('package').filter((s) => !s.unsupported);
   const leftOut = crdMarkerSpecs.filter((s) => s.unsupported);
   return [
-    '<!-- Generated from src/markers/crd.ts by `UPDATE_GOLDEN=1 node --test test/unit/markers/docs.test.ts`. Do not edit. -->',
+    '<!-- Generated from src/generate/crd/markers.ts by `UPDATE_GOLDEN=1 node --test test/unit/markers/docs.test.ts`. Do not edit. -->',
     '# Marker reference (`op-gen generate crd`)',
     '',
     "Markers are JSDoc tags on API types and fields, named like controller-gen's markers without the",
@@ -46,7 +46,7 @@ export function renderCrdMarkersDoc(): string {
     '## controller-gen markers left out',
     '',
     renderMarkerTable(leftOut).replace(/^[\s\S]*### Left out\n\n/, ''),
-    '## Webhook markers (`op-gen generate webhook`, registry: src/markers/webhook.ts)',
+    '## Webhook markers (`op-gen generate webhook`, registry: src/generate/webhook/markers.ts)',
     '',
     'On a webhook handler class or in any doc comment of a source file under `src/` (`op-gen create webhook`',
     "writes them); controller-gen's arguments, separated by spaces instead of commas, a JSON `patch` without",

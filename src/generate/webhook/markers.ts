@@ -1,5 +1,5 @@
-import { MarkerRegistry } from './registry.ts';
-import type { ArgSpec, MarkerSpec, ParsedMarker } from './types.ts';
+import { MarkerRegistry } from '../../markers/registry.ts';
+import type { ArgSpec, MarkerSpec, ParsedMarker } from '../../markers/types.ts';
 
 /**
  * The webhook generator's markers: controller-gen's `+kubebuilder:webhook` and

@@ -1,6 +1,6 @@
-import type { JSONSchemaProps, ValidationRule } from '../api-types/json-schema.ts';
-import { MarkerRegistry } from './registry.ts';
-import type { ArgSpec, MarkerSpec, ParsedMarker } from './types.ts';
+import type { JSONSchemaProps, ValidationRule } from '../../api-types/json-schema.ts';
+import { MarkerRegistry } from '../../markers/registry.ts';
+import type { ArgSpec, MarkerSpec, ParsedMarker } from '../../markers/types.ts';
 
 /**
  * What a CRD marker does. `schema` markers change the schema of the type or field they stand on
