@@ -111,7 +111,9 @@ export function projectFileProblems(data: unknown): string[] {
     if (isMapping(resource.webhooks)) {
       problems.push(...mappingProblems(resource.webhooks, WEBHOOKS, `${path}.webhooks`));
     }
-    const key = [resource.group, resource.version, resource.kind].map(String).join('/');
+    const names = [resource.group, resource.version, resource.kind];
+    if (!names.every((n) => typeof n === 'string')) return; // reported above as missing or wrong
+    const key = names.join('/');
     const first = seen.get(key);
     if (first === undefined) seen.set(key, i);
     else problems.push(`${path}: the same group, version and kind as resources[${first}] (${key})`);

@@ -43,10 +43,11 @@ export function readWebhookMarkers(root: string, paths: readonly string[]): Sour
     if (!text.includes('@') && !text.includes('+kubebuilder:webhook')) continue;
     parsed.push(ts.createSourceFile(path, text, ts.ScriptTarget.ES2023, false, ts.ScriptKind.TS));
   }
-  // A file that does not parse is not read at all: its comments may not be where they seem.
+  // A file that does not parse is not read: its comments may not be where they seem. The others are,
+  // so one run reports every problem.
   const syntax = parseProblems(ts, parsed, displayOf);
-  for (const p of syntax) problems.add(p.text);
-  for (const sourceFile of syntax.length > 0 ? [] : parsed) {
+  for (const p of [...syntax.values()].flat()) problems.add(p.text);
+  for (const sourceFile of parsed.filter((f) => !syntax.has(f))) {
     const path = sourceFile.fileName;
     const text = sourceFile.text;
     const display = displayOf(path);

@@ -205,13 +205,25 @@ describe('op-gen generate webhook on a scaffolded project', () => {
     // An unterminated template literal swallows every comment after it: read as it parses, the file
     // has no @webhook at all, and the generated configuration would be removed as stale.
     writeFileSync(file, `const note = \`\n${HANDLERS}`);
+    // Another file that parses, with a bad marker: reported in the same run.
+    const other = join(dir, 'src', 'webhooks', 'other.webhook.ts');
+    writeFileSync(
+      other,
+      HANDLERS.replace(
+        'failurePolicy=fail sideEffects=None',
+        'failurePolicy=fail sideEffects=None timeoutSecond=5',
+      ),
+    );
     const r = await run(dir, 'generate', 'webhook');
     assert.equal(r.code, 1, r.err);
     assert.match(
       r.err,
       /src\/webhooks\/memcached\.webhook\.ts:\d+:\d+: Unterminated template literal\. \(TS1160\)/,
     );
+    assert.match(r.err, /src\/webhooks\/other\.webhook\.ts:3: @webhook: unknown argument "timeoutSecond"/);
+    assert.match(r.err, /\n2 problems\n$/);
     assert.deepEqual(snapshot(join(dir, 'config')), before);
+    rmSync(other);
     writeFileSync(file, HANDLERS);
   });
 
