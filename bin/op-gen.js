@@ -18,8 +18,16 @@ if (!isSupportedNode(process.versions.node)) {
 // - A run allocates in bursts (parse, walk, YAML): letting V8 grow the young generation doubles
 //   generate crd's peak RSS for no speed gain (bench/crd.ts: ~150 vs ~200 MB).
 // - GC helper threads compete with the work on 2 cores: one thread was 5-8% faster for generate crd.
+// - TurboFan (the top tier) and Maglev's inlining pay off in long-running processes, not in a run
+//   of half a second: compiling the compiler's huge hot functions costs more time and memory than
+//   the optimized code saves. Without them (Ignition, Sparkplug and Maglev without inlining remain),
+//   5-9 alternating runs: generate crd 100 kinds 441 -> 390 ms and 141 -> 127 MB peak RSS, 10 kinds
+//   223 -> 217 ms, 500 kinds 1088 -> 1078 ms; generate types on a 2.1 MB CRD 202 -> 180 ms. The
+//   operator a project runs is not started through this file and keeps every tier.
 setFlagsFromString('--semi-space-growth-factor=1');
 setFlagsFromString('--single-threaded-gc');
+setFlagsFromString('--no-opt');
+setFlagsFromString('--no-maglev-inlining');
 
 // Node's compile cache makes every run after the first start faster (op-gen and its dependencies,
 // the TypeScript compiler above all). It lives with op-gen's other caches rather than in the
