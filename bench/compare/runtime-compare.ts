@@ -21,6 +21,11 @@ export interface RuntimeRun {
   readonly side: Side;
   readonly workers: number;
   readonly allReadyMs: number;
+  /**
+   * When the last create returned, from the start: the part of allReadyMs the load generator itself
+   * took (to tell a slow run's cause: the server slowing every client, or the operator).
+   */
+  readonly createdMs: number;
   readonly objectsPerSecond: number;
   readonly peakRssMb: number;
   /** Reconciles by result and V8 heap space sizes (MB) at exit, as the op-gen operator reports them. */
@@ -102,6 +107,7 @@ export async function runOnce(side: Side, workers: number, objects: number): Pro
     const watcher = await watchAllReady(cp.kubeConfig, namespace, objects, 600_000);
     const started = performance.now();
     await createBenchApps(cp.kubeConfig, namespace, objects, CREATE_CONCURRENCY);
+    const createdMs = performance.now() - started;
     const doneAt = await watcher.done.finally(() => watcher.abort());
     clearInterval(sampler);
     peak = Math.max(peak, peakRssMb(pid) ?? 0);
@@ -113,6 +119,7 @@ export async function runOnce(side: Side, workers: number, objects: number): Pro
       side,
       workers,
       allReadyMs,
+      createdMs,
       objectsPerSecond: objects / (allReadyMs / 1000),
       peakRssMb: peak,
       ...(counts ? { reconciles: JSON.parse(counts) as Record<string, unknown> } : {}),
