@@ -26,7 +26,13 @@ import { summarizeHeap, printHeapSummary, type HeapRow } from './heap-summary.ts
 import { peakRssMb, summarize } from './peak-rss.ts';
 import { installBenchCrd, runOnce, type Side } from './runtime-compare.ts';
 import { createBenchApps } from './runtime-load.ts';
-import { benchNodeArgs, CONTROLLER_RUNTIME_VERSION, goOperator, ROOT, writeBenchResult } from './tools.ts';
+import {
+  benchNodeArgs,
+  CONTROLLER_RUNTIME_VERSION,
+  goOperator,
+  opGenOperatorEntry,
+  writeBenchResult,
+} from './tools.ts';
 
 const { values } = parseArgs({
   options: {
@@ -103,7 +109,7 @@ async function cacheRun(
           [
             ...nodeArgs,
             ...(snapshotDir ? ['--heapsnapshot-signal=SIGUSR2'] : []),
-            join(ROOT, 'bench/compare/op-gen-operator.mjs'),
+            await opGenOperatorEntry(),
             ...flags,
           ],
         ]

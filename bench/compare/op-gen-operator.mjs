@@ -3,6 +3,7 @@
 // create a Deployment with an owner reference if missing, set a Ready condition through the status
 // subresource. Prints {"reconciles": N, ...} on stdout when it stops.
 // Usage: KUBECONFIG=... node bench/compare/op-gen-operator.mjs --workers 4 [--read-only]
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { getHeapSpaceStatistics } from 'node:v8';
 import {
@@ -101,4 +102,17 @@ const spaces = Object.fromEntries(
     .filter((s) => s.space_size > 0)
     .map((s) => [s.space_name, Math.round(s.space_size / 2 ** 16) / 16]),
 );
-process.stdout.write(`${JSON.stringify({ reconciles, ...byResult, spaces })}\n`);
+// Resident memory by kind as the process ends (Linux): anonymous (heap, malloc) vs file-backed (the
+// node binary's pages) — where RSS beyond the V8 heap goes.
+const status = (() => {
+  try {
+    return readFileSync('/proc/self/status', 'utf8');
+  } catch {
+    return '';
+  }
+})();
+const kb = (field) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+const residentMb = Object.fromEntries(
+  ['VmHWM', 'VmRSS', 'RssAnon', 'RssFile'].map((f) => [f, Math.round(kb(f) / 102.4) / 10]),
+);
+process.stdout.write(`${JSON.stringify({ reconciles, ...byResult, spaces, residentMb })}\n`);

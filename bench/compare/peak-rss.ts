@@ -11,6 +11,21 @@ export function peakRssMb(pid: number): number | undefined {
   }
 }
 
+/**
+ * CPU time (user + system) a live process has used, in seconds, from /proc/<pid>/stat (clock ticks
+ * of 1/100 s, Linux's USER_HZ).
+ */
+export function cpuSeconds(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces) in parentheses: utime is the 12th, stime the 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
 export interface Summary {
   readonly min: number;
   readonly median: number;

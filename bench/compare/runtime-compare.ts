@@ -1,6 +1,6 @@
 /**
  * Runtime side by side: the controller-runtime v0.22 operator (go-operator/) and the op-gen operator
- * (op-gen-operator.mjs, on the built dist/) do the same work for BenchApp. For each worker count and run, against a fresh control
+ * (op-gen-operator.mjs on the built dist/, bundled by `op-gen build` as a scaffolded image is) do the same work for BenchApp. For each worker count and run, against a fresh control
  * plane: create N BenchApps at once (same client, same concurrency), time until all report Ready, sample
  * the operator's peak RSS. Run alone: `node bench/compare/runtime-compare.ts [--objects 2000] [--runs 3]`.
  */
@@ -11,9 +11,9 @@ import { parseArgs } from 'node:util';
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { defineKind, Transport, type ObjectLike } from '../../src/client/index.ts';
 import { installCrd, startControlPlane } from '../../src/testing/index.ts';
-import { peakRssMb, summarize, type Summary } from './peak-rss.ts';
+import { cpuSeconds, peakRssMb, summarize, type Summary } from './peak-rss.ts';
 import { BENCH_GROUP, BENCH_PLURAL, BENCH_VERSION, createBenchApps, watchAllReady } from './runtime-load.ts';
-import { benchNodeArgs, goOperator, ROOT } from './tools.ts';
+import { benchNodeArgs, goOperator, opGenOperatorEntry, ROOT } from './tools.ts';
 
 export type Side = 'op-gen' | 'controller-runtime';
 
@@ -28,6 +28,8 @@ export interface RuntimeRun {
   readonly createdMs: number;
   readonly objectsPerSecond: number;
   readonly peakRssMb: number;
+  /** CPU time (user + system) the operator used from its start until all were Ready. */
+  readonly cpuSeconds?: number;
   /** Reconciles by result and V8 heap space sizes (MB) at exit, as the op-gen operator reports them. */
   readonly reconciles?: Record<string, unknown>;
 }
@@ -37,17 +39,26 @@ export interface RuntimeComparison {
   readonly runs: readonly RuntimeRun[];
   readonly summary: readonly {
     readonly workers: number;
-    readonly opGen: { readonly allReadyMs: Summary; readonly peakRssMb: Summary };
-    readonly controllerRuntime?: { readonly allReadyMs: Summary; readonly peakRssMb: Summary };
+    readonly opGen: {
+      readonly allReadyMs: Summary;
+      readonly peakRssMb: Summary;
+      readonly cpuSeconds: Summary;
+    };
+    readonly controllerRuntime?: {
+      readonly allReadyMs: Summary;
+      readonly peakRssMb: Summary;
+      readonly cpuSeconds: Summary;
+    };
     readonly timeRatio?: number;
     readonly rssRatio?: number;
+    readonly cpuRatio?: number;
   }[];
   readonly note?: string;
 }
 
 const CREATE_CONCURRENCY = 32;
 
-function operatorCommand(side: Side, workers: number): { cmd: string; args: string[] } {
+async function operatorCommand(side: Side, workers: number): Promise<{ cmd: string; args: string[] }> {
   if (side === 'controller-runtime') {
     const bin = goOperator();
     if (!bin) throw new Error('no Go toolchain');
@@ -56,7 +67,7 @@ function operatorCommand(side: Side, workers: number): { cmd: string; args: stri
   const nodeArgs = benchNodeArgs();
   return {
     cmd: process.execPath,
-    args: [...nodeArgs, join(ROOT, 'bench/compare/op-gen-operator.mjs'), `--workers=${workers}`],
+    args: [...nodeArgs, await opGenOperatorEntry(), `--workers=${workers}`],
   };
 }
 
@@ -89,7 +100,7 @@ export async function runOnce(side: Side, workers: number, objects: number): Pro
     await installBenchCrd(cp.kubeConfig);
     const namespace = 'bench';
     await cp.kubeConfig.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: namespace } } });
-    const { cmd, args } = operatorCommand(side, workers);
+    const { cmd, args } = await operatorCommand(side, workers);
     operator = spawn(cmd, args, {
       env: { ...process.env, KUBECONFIG: cp.kubeconfigPath },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -112,6 +123,7 @@ export async function runOnce(side: Side, workers: number, objects: number): Pro
     clearInterval(sampler);
     peak = Math.max(peak, peakRssMb(pid) ?? 0);
     const allReadyMs = doneAt - started;
+    const cpu = cpuSeconds(pid);
     operator.kill('SIGTERM');
     if (operator.exitCode === null) await new Promise((r) => operator!.once('exit', r));
     const counts = /\{"reconciles".*\}/.exec(stdout)?.[0];
@@ -122,6 +134,7 @@ export async function runOnce(side: Side, workers: number, objects: number): Pro
       createdMs,
       objectsPerSecond: objects / (allReadyMs / 1000),
       peakRssMb: peak,
+      ...(cpu === undefined ? {} : { cpuSeconds: cpu }),
       ...(counts ? { reconciles: JSON.parse(counts) as Record<string, unknown> } : {}),
     };
   } finally {
@@ -155,6 +168,7 @@ export async function compareRuntimes(options: {
     const stats = (rs: RuntimeRun[]) => ({
       allReadyMs: summarize(rs.map((r) => r.allReadyMs)),
       peakRssMb: summarize(rs.map((r) => r.peakRssMb)),
+      cpuSeconds: summarize(rs.map((r) => r.cpuSeconds ?? Number.NaN)),
     });
     const opGen = stats(pick('op-gen'));
     if (!haveGo) return { workers, opGen };
@@ -165,6 +179,7 @@ export async function compareRuntimes(options: {
       controllerRuntime,
       timeRatio: opGen.allReadyMs.median / controllerRuntime.allReadyMs.median,
       rssRatio: opGen.peakRssMb.median / controllerRuntime.peakRssMb.median,
+      cpuRatio: opGen.cpuSeconds.median / controllerRuntime.cpuSeconds.median,
     };
   });
   return {
@@ -182,18 +197,18 @@ export function printRuntimeComparison(r: RuntimeComparison): void {
     `\nRuntime: ${r.objects} BenchApps created at once, time until all Ready; fresh control plane per run`,
   );
   console.log(
-    'workers  side                 all-Ready ms (min/median/max)   objects/s (median)   peak RSS MB (median)',
+    'workers  side                 all-Ready ms (min/median/max)   objects/s (median)   peak RSS MB (median)   CPU s (median)',
   );
   for (const s of r.summary) {
-    const row = (name: string, st: { allReadyMs: Summary; peakRssMb: Summary }) =>
+    const row = (name: string, st: { allReadyMs: Summary; peakRssMb: Summary; cpuSeconds?: Summary }) =>
       console.log(
-        `${String(s.workers).padEnd(9)}${name.padEnd(21)}${`${st.allReadyMs.min.toFixed(0)} / ${st.allReadyMs.median.toFixed(0)} / ${st.allReadyMs.max.toFixed(0)}`.padEnd(32)}${(r.objects / (st.allReadyMs.median / 1000)).toFixed(0).padEnd(21)}${st.peakRssMb.median.toFixed(0)}`,
+        `${String(s.workers).padEnd(9)}${name.padEnd(21)}${`${st.allReadyMs.min.toFixed(0)} / ${st.allReadyMs.median.toFixed(0)} / ${st.allReadyMs.max.toFixed(0)}`.padEnd(32)}${(r.objects / (st.allReadyMs.median / 1000)).toFixed(0).padEnd(21)}${st.peakRssMb.median.toFixed(0).padEnd(23)}${st.cpuSeconds?.median.toFixed(1) ?? '–'}`,
       );
     row('op-gen', s.opGen);
     if (s.controllerRuntime) {
       row('controller-runtime', s.controllerRuntime);
       console.log(
-        `         ratio of medians     time ${s.timeRatio!.toFixed(2)} (target ≤ 1.00, issue #20)   RSS ${s.rssRatio!.toFixed(2)} (target ≤ 1.20)`,
+        `         ratio of medians     time ${s.timeRatio!.toFixed(2)} (target ≤ 1.00, issue #20)   RSS ${s.rssRatio!.toFixed(2)} (target ≤ 1.20)   CPU ${s.cpuRatio?.toFixed(2) ?? '–'}`,
       );
     }
   }

@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, homedir, totalmem } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, homedir, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 
 export const ROOT = new URL('../..', import.meta.url).pathname;
@@ -134,11 +134,30 @@ export function writeBenchResult(
  * script; test/unit/bench/manager-node-flags.test.ts keeps them the same): the op-gen side of the
  * runtime benches runs as a user's operator does. OP_GEN_BENCH_NODE_ARGS replaces them.
  */
-export const MANAGER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=1'];
+export const MANAGER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=1', '--no-opt', '--no-maglev'];
 
 /** The Node flags of the op-gen bench operator: OP_GEN_BENCH_NODE_ARGS if set, else the scaffold's. */
 export function benchNodeArgs(): string[] {
   const fromEnv = process.env.OP_GEN_BENCH_NODE_ARGS;
   if (fromEnv === undefined) return [...MANAGER_NODE_FLAGS];
   return fromEnv.split(' ').filter((a) => a !== '');
+}
+
+let operatorEntry: Promise<string> | undefined;
+
+/**
+ * The op-gen bench operator as a scaffolded project's image runs it: bundled by `op-gen build`
+ * (src/build) into a temporary folder, once per process. OP_GEN_BENCH_UNBUNDLED=1 runs
+ * op-gen-operator.mjs on dist/ module by module instead (how the bench ran before `op-gen build`).
+ */
+export function opGenOperatorEntry(): Promise<string> {
+  const source = join(ROOT, 'bench/compare/op-gen-operator.mjs');
+  if (process.env.OP_GEN_BENCH_UNBUNDLED === '1') return Promise.resolve(source);
+  operatorEntry ??= (async () => {
+    const { buildManager } = await import('../../src/build/index.ts');
+    const out = mkdtempSync(join(tmpdir(), 'op-gen-bench-manager-'));
+    await buildManager({ cwd: ROOT, entry: source, out });
+    return join(out, 'main.mjs');
+  })();
+  return operatorEntry;
 }

@@ -1,3 +1,4 @@
+import { buildCommand } from './build.ts';
 import { buildInstallerCommand } from './build-installer.ts';
 import { bundleCommand } from './bundle.ts';
 import type { CommandModule } from './command-module.ts';
@@ -13,6 +14,7 @@ export const topLevelCommands: readonly CommandModule[] = [
   createApiCommand,
   createWebhookCommand,
   bundleCommand,
+  buildCommand,
   buildInstallerCommand,
   crdCommand,
   runCommand,

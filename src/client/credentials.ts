@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { extname } from 'node:path';
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { RequestOptions } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
@@ -67,7 +68,8 @@ export function kubeConfigSource(kc: KubeConfig, refreshMs = 60_000): Credential
  * are re-resolved every `refreshMs` (default 5 min) so rotating tokens keep working.
  */
 export function childProcessSource(options: { context?: string; refreshMs?: number } = {}): CredentialSource {
-  const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+  // Next to this module, with its extension: .ts in src/, .js in dist/, .mjs in an `op-gen build` bundle.
+  const ext = extname(new URL(import.meta.url).pathname);
   const script = new URL(`./resolve-credentials${ext}`, import.meta.url);
   return {
     refreshMs: options.refreshMs ?? 5 * 60_000,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -231,6 +231,10 @@ describe('op-gen init + create api, end to end', { timeout: 900_000, skip: contr
     await step('npm', ['run', 'typecheck'], project);
     await step('npm', ['run', 'lint'], project);
     assert.ok(existsSync(join(project, 'dist/main.js')));
+    // What the Dockerfile's build stage runs after npm run build: the manager bundled for the image.
+    await step('npx', ['op-gen', 'build'], project);
+    assert.ok(existsSync(join(project, 'dist/manager/main.mjs')));
+    assert.ok(existsSync(join(project, 'dist/manager/resolve-credentials.mjs')));
   });
 
   stepIt("the generated project's unit tests pass", [CREATE], async () => {
@@ -315,16 +319,25 @@ describe('op-gen init + create api, end to end', { timeout: 900_000, skip: contr
         const kubeconfig = join(work, 'manager.kubeconfig');
         writeFileSync(kubeconfig, saKubeConfig.exportConfig(), { mode: 0o600 });
         const [metricsPort, probePort] = [await freePort(), await freePort()];
+        // As the image runs it: the Dockerfile's ENTRYPOINT (its Node flags, main.mjs) in a folder
+        // holding dist/manager/ alone, no node_modules and no package.json anywhere above it.
+        const image = join(work, 'image');
+        cpSync(join(project, 'dist/manager'), image, { recursive: true });
+        const entrypoint = JSON.parse(
+          `[${/ENTRYPOINT \[(.*)\]/.exec(readFileSync(join(project, 'Dockerfile'), 'utf8'))?.[1] ?? ''}]`,
+        ) as string[];
+        assert.equal(entrypoint[0], 'node');
+        assert.equal(entrypoint.at(-1), 'main.mjs');
         manager = spawn(
           process.execPath,
           [
-            'dist/main.js',
+            ...entrypoint.slice(1),
             '--leader-elect',
             `--metrics-bind-address=127.0.0.1:${metricsPort}`,
             `--health-probe-bind-address=127.0.0.1:${probePort}`,
           ],
           {
-            cwd: project,
+            cwd: image,
             env: { ...process.env, KUBECONFIG: kubeconfig, POD_NAMESPACE: namespace },
             stdio: ['ignore', 'pipe', 'pipe'],
           },

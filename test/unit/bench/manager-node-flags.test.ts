@@ -9,7 +9,7 @@ const template = (path: string) =>
 describe('the Node flags of the scaffolded manager', () => {
   it('are the same in the Dockerfile, the start script and the runtime benches', () => {
     const entrypoint = /ENTRYPOINT \[(.*)\]/.exec(template('Dockerfile.hbs'))?.[1];
-    assert.deepEqual(JSON.parse(`[${entrypoint}]`), ['node', ...MANAGER_NODE_FLAGS, 'dist/main.js']);
+    assert.deepEqual(JSON.parse(`[${entrypoint}]`), ['node', ...MANAGER_NODE_FLAGS, 'main.mjs']);
     const start = /"start": "exec node (.*) dist\/main\.js"/.exec(template('package.json.hbs'))?.[1];
     assert.deepEqual(start?.split(' '), [...MANAGER_NODE_FLAGS]);
   });

@@ -1,0 +1,147 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { buildManager, MANAGER_BUNDLE_HEADER } from '../../../src/build/index.ts';
+import { OpGenError } from '../../../src/errors.ts';
+import { opGen } from '../bundle/project.ts';
+
+/**
+ * A compiled "operator" as tsc leaves it in dist/: an ES module importing a relative module, a
+ * CommonJS package from node_modules that requires a Node module (what prom-client does), and a
+ * module loaded with import() on first use.
+ */
+function project(main?: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'op-gen-build-'));
+  mkdirSync(join(dir, 'dist'));
+  mkdirSync(join(dir, 'node_modules', 'cjs-dep'), { recursive: true });
+  writeFileSync(
+    join(dir, 'node_modules', 'cjs-dep', 'package.json'),
+    JSON.stringify({ name: 'cjs-dep', version: '1.0.0', main: 'index.js' }),
+  );
+  writeFileSync(
+    join(dir, 'node_modules', 'cjs-dep', 'index.js'),
+    "const os = require('node:os');\nmodule.exports = { eolLength: () => os.EOL.length, unused: () => 'tree-shaken?' };\n",
+  );
+  writeFileSync(join(dir, 'dist', 'greeting.js'), 'export const greeting = (name) => `hello ${name}`;\n');
+  writeFileSync(join(dir, 'dist', 'later.js'), "export const later = 'loaded on first use';\n");
+  writeFileSync(
+    join(dir, 'dist', 'main.js'),
+    main ??
+      [
+        "import dep from 'cjs-dep';",
+        "import { greeting } from './greeting.js';",
+        "const { later } = await import('./later.js');",
+        "console.log(JSON.stringify({ greeting: greeting('op-gen'), eol: dep.eolLength(), later }));",
+        '',
+      ].join('\n'),
+  );
+  return dir;
+}
+
+const outFiles = (dir: string): string[] => readdirSync(dir).sort();
+
+describe('op-gen build (buildManager)', () => {
+  it('bundles dist/main.js and what it imports into dist/manager/main.mjs, which runs with no node_modules', async () => {
+    const dir = project();
+    const result = await buildManager({ cwd: dir });
+    const out = join(dir, 'dist', 'manager');
+    const files = outFiles(out);
+    assert.ok(files.includes('main.mjs'));
+    assert.ok(files.includes('resolve-credentials.mjs'), "the runtime's kubeconfig child process");
+    assert.ok(
+      files.some((f) => /^later-[A-Z0-9]+\.mjs$/.test(f)),
+      'import() stays a chunk of its own',
+    );
+    assert.deepEqual(result.written, result.files);
+    assert.ok(result.inputs >= 4);
+    for (const f of files) assert.ok(readFileSync(join(out, f), 'utf8').startsWith(MANAGER_BUNDLE_HEADER), f);
+    // Copied alone to a folder with no node_modules and no package.json: it still runs.
+    const image = mkdtempSync(join(tmpdir(), 'op-gen-build-image-'));
+    for (const f of files) writeFileSync(join(image, f), readFileSync(join(out, f)));
+    const run = spawnSync(process.execPath, ['main.mjs'], { cwd: image, encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr);
+    assert.deepEqual(JSON.parse(run.stdout), {
+      greeting: 'hello op-gen',
+      eol: 1,
+      later: 'loaded on first use',
+    });
+  });
+
+  it('is deterministic: a second build changes nothing, and --check passes', async () => {
+    const dir = project();
+    const first = await buildManager({ cwd: dir });
+    const second = await buildManager({ cwd: dir });
+    assert.deepEqual(second.written, []);
+    assert.deepEqual(second.unchanged, first.files);
+    const checked = await buildManager({ cwd: dir, check: true });
+    assert.deepEqual([...checked.written, ...checked.stale], []);
+  });
+
+  it('removes the chunks of an earlier build it no longer writes, and leaves other files alone', async () => {
+    const dir = project();
+    await buildManager({ cwd: dir });
+    const out = join(dir, 'dist', 'manager');
+    const oldChunk = outFiles(out).find((f) => f.startsWith('later-'));
+    assert.ok(oldChunk);
+    writeFileSync(join(out, 'notes.mjs'), '// mine\n');
+    writeFileSync(join(dir, 'dist', 'later.js'), "export const later = 'changed';\n");
+    const check = await buildManager({ cwd: dir, check: true });
+    assert.ok(check.stale.includes(join('dist', 'manager', oldChunk)), 'check reports the stale chunk');
+    assert.ok(existsSync(join(out, oldChunk)), 'check writes nothing');
+    const result = await buildManager({ cwd: dir });
+    assert.deepEqual(result.removed, [join('dist', 'manager', oldChunk)]);
+    assert.ok(!existsSync(join(out, oldChunk)));
+    assert.ok(existsSync(join(out, 'notes.mjs')), 'a file without the header is not ours');
+  });
+
+  it('without a compiled entry: one line saying to compile first', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'op-gen-build-'));
+    await assert.rejects(
+      buildManager({ cwd: dir }),
+      (err: unknown) =>
+        err instanceof OpGenError &&
+        /^dist\/main\.js does not exist: .*npm run build/.test(err.message) &&
+        !err.message.includes('\n'),
+    );
+  });
+
+  it('reports every import it cannot resolve with its place, and writes nothing', async () => {
+    const dir = project(
+      "import { a } from './missing.js';\nimport b from 'not-installed';\nconsole.log(a, b);\n",
+    );
+    await assert.rejects(buildManager({ cwd: dir }), (err: unknown) => {
+      assert.ok(err instanceof OpGenError);
+      assert.match(err.message, /2 error\(s\) bundling dist\/main\.js/);
+      assert.match(err.message, /dist\/main\.js:1:19: Could not resolve "\.\/missing\.js"/);
+      assert.match(err.message, /dist\/main\.js:2:15: Could not resolve "not-installed"/);
+      return true;
+    });
+    assert.ok(!existsSync(join(dir, 'dist', 'manager')));
+  });
+
+  it('--external leaves a package to node_modules', async () => {
+    const dir = project();
+    await buildManager({ cwd: dir, external: ['cjs-dep'] });
+    const main = readFileSync(join(dir, 'dist', 'manager', 'main.mjs'), 'utf8');
+    assert.match(main, /from "cjs-dep"/);
+    assert.doesNotMatch(main, /os\.EOL/);
+  });
+
+  it('the CLI prints what it bundled and each file; a failure is exit 1 with the message', () => {
+    const dir = project();
+    const ok = opGen(dir, 'build');
+    assert.equal(ok.status, 0, ok.stderr);
+    assert.match(ok.stdout, /^bundled dist\/main\.js: \d+ modules, \d+ KiB in \d+ file\(s\)$/m);
+    assert.match(ok.stdout, /^wrote {5}dist\/manager\/main\.mjs$/m);
+    const check = opGen(dir, 'build', '--check');
+    assert.equal(check.status, 0, check.stderr);
+    assert.match(check.stdout, /manager bundle file\(s\) up to date/);
+    const missing = opGen(dir, 'build', '--entry', 'dist/nope.js');
+    assert.equal(missing.status, 1);
+    assert.match(missing.stderr, /dist\/nope\.js does not exist/);
+    assert.doesNotMatch(missing.stderr, /\n\s+at /, 'no stack');
+  });
+});
