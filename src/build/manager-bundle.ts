@@ -116,6 +116,10 @@ export async function buildManager(options: BuildManagerOptions): Promise<BuildM
       `op-gen build: ${err.errors.length} error(s) bundling ${entryArg}:\n${lines.join('\n')}\nFix the import (or install the missing package) and build again.`,
     );
   }
+  const hazards = cjsDynamicImports(metafile).map(
+    (h) =>
+      `${h.importer}: import('${h.specifier}') loads a CommonJS module, which in the bundle has only a default export (Node also gives it named ones): use (await import('${h.specifier}')).default`,
+  );
   const files = outputFiles
     .map((f) => ({ path: f.path, content: f.text }))
     .sort((a, b) => a.path.localeCompare(b.path));
@@ -123,5 +127,23 @@ export async function buildManager(options: BuildManagerOptions): Promise<BuildM
   const result = emit('build', { files, owned, outDir }, { cwd, check: options.check === true });
   const inputs = Object.keys(metafile.inputs).length;
   const bytes = files.reduce((sum, f) => sum + Buffer.byteLength(f.content), 0);
-  return { ...result, inputs, bytes, warnings: warnings.map((w) => place(w, cwd)) };
+  return { ...result, inputs, bytes, warnings: [...warnings.map((w) => place(w, cwd)), ...hazards] };
+}
+
+/**
+ * `import()`s in the project's own modules (not node_modules) of a CommonJS module. Node gives such a
+ * namespace the module's named exports (found by a lexer), a bundle only `default`: code that
+ * destructures a named export works from dist/ and fails in the image.
+ */
+export function cjsDynamicImports(metafile: Metafile): { importer: string; specifier: string }[] {
+  const found: { importer: string; specifier: string }[] = [];
+  for (const [path, input] of Object.entries(metafile.inputs)) {
+    if (path.includes('node_modules/')) continue;
+    for (const imported of input.imports) {
+      if (imported.kind !== 'dynamic-import' || imported.external) continue;
+      if (metafile.inputs[imported.path]?.format === 'cjs')
+        found.push({ importer: path, specifier: imported.original ?? imported.path });
+    }
+  }
+  return found;
 }

@@ -21,8 +21,10 @@ const SELF_SIGNED_VALIDITY_MS = 365 * 24 * 3600_000;
  * encrypts: a client that wants to verify the server needs a certificate from a directory.
  */
 export async function selfSignedCertificate(clock: Clock = realClock): Promise<ServingCertificate> {
-  // Loaded on first use: a manager that serves plain HTTP never loads the X.509 code.
-  const { generate } = await import('selfsigned');
+  // Loaded on first use: a manager that serves plain HTTP never loads the X.509 code. selfsigned is
+  // CommonJS: its exports are the namespace's default, in Node and in an `op-gen build` bundle alike
+  // (a bundler gives a dynamically imported CommonJS module no named exports).
+  const { generate } = (await import('selfsigned')).default;
   const notBeforeDate = new Date(clock.now() - 60_000);
   const host = hostname().toLowerCase();
   const dnsNames = isDns1123Subdomain(host) && host !== 'localhost' ? ['localhost', host] : ['localhost'];

@@ -20,7 +20,7 @@ const DAY_MS = 24 * 3600_000;
  * `localhost` and 127.0.0.1, valid one day: what envtest's WebhookInstallOptions sets up.
  */
 export async function makeWebhookCertificates(host = '127.0.0.1'): Promise<WebhookCertificates> {
-  const { generate } = await import('selfsigned');
+  const { generate } = (await import('selfsigned')).default;
   const notBeforeDate = new Date(Date.now() - 60_000);
   const notAfterDate = new Date(notBeforeDate.getTime() + DAY_MS);
   const ca = await generate([{ name: 'commonName', value: 'op-gen webhook test CA' }], {

@@ -122,6 +122,24 @@ describe('op-gen build (buildManager)', () => {
     assert.ok(!existsSync(join(dir, 'dist', 'manager')));
   });
 
+  it("warns about an import() of a CommonJS package in the project's code: the bundle gives it only a default export", async () => {
+    const dir = project(
+      "const { eolLength } = await import('cjs-dep');\nconst dep = (await import('cjs-dep')).default;\nconsole.log(eolLength, dep.eolLength());\n",
+    );
+    const result = await buildManager({ cwd: dir });
+    assert.equal(result.warnings.length, 2, result.warnings.join('\n'));
+    assert.match(
+      result.warnings[0] ?? '',
+      /^dist\/main\.js: import\('cjs-dep'\) loads a CommonJS module, .*use \(await import\('cjs-dep'\)\)\.default$/,
+    );
+    // What the warning is about: the named export is missing in the bundle, the default works.
+    const run = spawnSync(process.execPath, [join(dir, 'dist', 'manager', 'main.mjs')], { encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(run.stdout.trim(), 'undefined 1');
+    // A project importing nothing that way gets no warning.
+    assert.deepEqual((await buildManager({ cwd: project() })).warnings, []);
+  });
+
   it('--external leaves a package to node_modules', async () => {
     const dir = project();
     await buildManager({ cwd: dir, external: ['cjs-dep'] });
