@@ -142,8 +142,9 @@ export class HttpTransport implements Transport {
           r.destroy(new Error(`${req.method} ${req.path}: timed out after ${timeoutMs} ms`)),
         );
       r.on('error', reject);
-      if (payload !== undefined) r.write(payload);
-      r.end();
+      // end(payload): the headers and the body leave in one write, not two.
+      if (payload !== undefined) r.end(payload);
+      else r.end();
     });
   }
 

@@ -89,8 +89,14 @@ function needsFullCheck(ts: typeof TS, checker: TS.TypeChecker, file: TS.SourceF
   const visit = (node: TS.Node): void => {
     if (suspicious) return;
     if (ts.canHaveModifiers(node)) {
-      const kinds = (ts.getModifiers(node) ?? []).map((m) => m.kind);
-      if (new Set(kinds).size !== kinds.length) suspicious = true;
+      // A modifier given twice (allocates only for the rare node with two or more modifiers).
+      const modifiers = ts.getModifiers(node);
+      if (
+        modifiers &&
+        modifiers.length > 1 &&
+        new Set(modifiers.map((m) => m.kind)).size !== modifiers.length
+      )
+        suspicious = true;
     }
     // `List<>`: the parser accepts an empty type argument list, the checker reports it (TS1099);
     // an empty type parameter list is checked too (a false alarm only costs the full check).
