@@ -25,6 +25,13 @@ interface ResultJson {
   readonly types?: {
     readonly cases: readonly { readonly name: string; readonly wallRatioVsCdk8s?: number }[];
   };
+  readonly runtime?: {
+    readonly summary: readonly {
+      readonly workers: number;
+      readonly timeRatio?: number;
+      readonly rssRatio?: number;
+    }[];
+  };
 }
 
 export const CHART_DIR = join(ROOT, 'docs/perf');
@@ -100,6 +107,13 @@ export function writeCharts(resultsDir = join(ROOT, 'bench/results'), outDir = C
         return ratio ? [[times[i]!, ratio] as const] : [];
       }),
     },
+    ...(['timeRatio', 'rssRatio'] as const).map((field) => ({
+      name: `runtime / controller-runtime, ${field === 'timeRatio' ? 'time' : 'RSS'} (1 worker)`,
+      points: results.flatMap((r, i) => {
+        const ratio = r.runtime?.summary.find((s) => s.workers === 1)?.[field];
+        return ratio ? [[times[i]!, ratio] as const] : [];
+      }),
+    })),
   ].filter((s) => s.points.length > 0);
   write(
     'ratios-over-time.svg',

@@ -56,8 +56,12 @@ function formatTick(v: number): string {
 
 export function lineChart(chart: LineChart): string {
   const width = chart.width ?? 640;
-  const height = chart.height ?? 360;
-  const m = { left: 64, right: 16, top: 36, bottom: 72 };
+  // The legend wraps: as many entries per row as fit (about 6.6 px a character), a row each 18 px.
+  const legendColumn = Math.max(...chart.series.map((s) => s.name.length * 6.6 + 30), 120);
+  const perRow = Math.max(1, Math.floor((width - 80) / legendColumn));
+  const legendRows = Math.max(1, Math.ceil(chart.series.length / perRow));
+  const height = (chart.height ?? 360) + (legendRows - 1) * 18;
+  const m = { left: 64, right: 16, top: 36, bottom: 72 + (legendRows - 1) * 18 };
   const plotW = width - m.left - m.right;
   const plotH = height - m.top - m.bottom;
   const all = chart.series.flatMap((s) => s.points);
@@ -116,8 +120,8 @@ export function lineChart(chart: LineChart): string {
     }
     for (const [x, y] of pts) out.push(`<circle cx="${n(px(x))}" cy="${n(py(y))}" r="3.5" fill="${color}"/>`);
     // Legend below the axis label, one entry per series.
-    const lx = m.left + i * 180;
-    const ly = height - 14;
+    const lx = m.left + (i % perRow) * legendColumn;
+    const ly = height - 14 - (legendRows - 1 - Math.floor(i / perRow)) * 18;
     out.push(
       `<rect x="${lx}" y="${ly - 9}" width="14" height="4" fill="${color}"/>`,
       `<text x="${lx + 20}" y="${ly - 3}">${escapeXml(s.name)}</text>`,
