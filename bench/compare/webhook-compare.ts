@@ -22,7 +22,7 @@ import {
   installWebhooks,
   startControlPlane,
 } from '../../src/testing/index.ts';
-import { peakRssMb, summarize, type Summary } from './peak-rss.ts';
+import { cpuSeconds, peakRssMb, summarize, type Summary } from './peak-rss.ts';
 import { CONTROLLER_RUNTIME_VERSION, goWebhook, hasGo, ROOT, writeBenchResult } from './tools.ts';
 
 type Side = 'op-gen' | 'controller-runtime' | 'no webhook';
@@ -116,17 +116,6 @@ const GadgetKind = defineKind<Widget>({
 
 function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-/** CPU seconds (user + system) a live process has used, from /proc/<pid>/stat. */
-function cpuSeconds(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return undefined;
-  }
 }
 
 async function createMany(
