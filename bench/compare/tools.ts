@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, homedir, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 
@@ -156,6 +156,8 @@ export function opGenOperatorEntry(): Promise<string> {
   operatorEntry ??= (async () => {
     const { buildManager } = await import('../../src/build/index.ts');
     const out = mkdtempSync(join(tmpdir(), 'op-gen-bench-manager-'));
+    // The bundle lives as long as this bench process (one temporary folder per run, not per operator).
+    process.once('exit', () => rmSync(out, { recursive: true, force: true }));
     await buildManager({ cwd: ROOT, entry: source, out });
     return join(out, 'main.mjs');
   })();

@@ -22,9 +22,11 @@ export {
 export {
   Transport,
   HttpTransport,
+  Http2Transport,
   isTransport,
   retryAfter,
   type TransportOptions,
+  type Http2TransportOptions,
   type TransportRequest,
   type ResponseObserver,
   type Query,

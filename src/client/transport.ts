@@ -8,10 +8,14 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { ApiError } from './api-error.ts';
 import { kubeConfigSource, type CredentialSource, type Credentials } from './credentials.ts';
+import { Http2Transport } from './http2-transport.ts';
+import { AuthHeaders, forEachLine, parseBody, payloadOf, requestPath, retryAfter } from './request-parts.ts';
 import { withRetries, type RetryOptions } from './retry.ts';
-import type { ApiTransport, Query, ResponseObserver, TransportRequest } from './transport-types.ts';
+import type { ApiTransport, ResponseObserver, TransportRequest } from './transport-types.ts';
 
 export type { ApiTransport, Query, ResponseObserver, TransportRequest } from './transport-types.ts';
+export { retryAfter } from './request-parts.ts';
+export { Http2Transport, type Http2TransportOptions } from './http2-transport.ts';
 
 export interface TransportOptions {
   /** Sockets per host (keep-alive pool). Default 64. */
@@ -25,15 +29,12 @@ export interface TransportOptions {
    * See withRetries in retry.ts. Default: 5 retries within 30 s.
    */
   readonly retry?: RetryOptions | false;
-}
-
-function queryString(query: Query | undefined): string {
-  if (!query) return '';
-  const parts: string[] = [];
-  for (const [k, v] of Object.entries(query)) {
-    if (v !== undefined && v !== '') parts.push(`${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`);
-  }
-  return parts.length > 0 ? `?${parts.join('&')}` : '';
+  /**
+   * Speak HTTP/2 to an https server (Http2Transport: one multiplexed connection for every request
+   * and watch, as client-go does, with a ping health check) instead of HTTP/1.1 over a keep-alive
+   * pool. Default false (docs/performance.md has the measurement). Plain http servers get HTTP/1.1.
+   */
+  readonly http2?: boolean;
 }
 
 /**
@@ -50,7 +51,11 @@ export const Transport = {
     return Transport.fromSource(kubeConfigSource(kubeConfig), options);
   },
   async fromSource(source: CredentialSource, options: TransportOptions = {}): Promise<Transport> {
-    const http = await HttpTransport.fromSource(source, options);
+    const credentials = await source.resolve();
+    const http =
+      options.http2 === true && new URL(credentials.server).protocol === 'https:'
+        ? Http2Transport.fromCredentials(source, credentials, options)
+        : HttpTransport.fromCredentials(source, credentials, options);
     return options.retry === false ? http : withRetries(http, options.retry);
   },
 };
@@ -63,20 +68,15 @@ export class HttpTransport implements Transport {
   private readonly url: URL;
   private readonly agent: HttpAgent | HttpsAgent;
   private readonly tls: Credentials['tls'];
-  private headers: OutgoingHttpHeaders;
-  private headersAt: number;
-  private refreshing: Promise<void> | undefined;
+  private readonly auth: AuthHeaders;
   private readonly timeoutMs: number;
   private readonly userAgent: string;
   private readonly onResponse: ResponseObserver | undefined;
-  private readonly source: CredentialSource;
 
   private constructor(source: CredentialSource, credentials: Credentials, options: TransportOptions) {
-    this.source = source;
     this.url = new URL(credentials.server);
     this.tls = credentials.tls;
-    this.headers = credentials.headers;
-    this.headersAt = Date.now();
+    this.auth = new AuthHeaders(source, credentials);
     const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? 64 };
     this.agent =
       this.url.protocol === 'http:'
@@ -91,28 +91,22 @@ export class HttpTransport implements Transport {
     return new HttpTransport(source, await source.resolve(), options);
   }
 
-  private async authHeaders(): Promise<OutgoingHttpHeaders> {
-    if (Date.now() - this.headersAt > this.source.refreshMs) {
-      this.refreshing ??= this.source
-        .resolve()
-        .then((c) => {
-          this.headers = c.headers;
-          this.headersAt = Date.now();
-        })
-        .finally(() => (this.refreshing = undefined));
-      await this.refreshing;
-    }
-    return this.headers;
+  static fromCredentials(
+    source: CredentialSource,
+    credentials: Credentials,
+    options: TransportOptions = {},
+  ): HttpTransport {
+    return new HttpTransport(source, credentials, options);
   }
+
   private async open(
     req: TransportRequest,
     accept: string,
     timeoutMs: number | undefined,
   ): Promise<IncomingMessage> {
-    const payload =
-      req.body === undefined ? undefined : typeof req.body === 'string' ? req.body : JSON.stringify(req.body);
+    const payload = payloadOf(req);
     const headers: OutgoingHttpHeaders = {
-      ...(await this.authHeaders()),
+      ...(await this.auth.current()),
       accept,
       'user-agent': this.userAgent,
     };
@@ -120,7 +114,7 @@ export class HttpTransport implements Transport {
       headers['content-type'] = req.contentType ?? 'application/json';
       headers['content-length'] = Buffer.byteLength(payload);
     }
-    const path = `${this.url.pathname.replace(/\/$/, '')}${req.path}${queryString(req.query)}`;
+    const path = requestPath(this.url, req);
     const send = this.url.protocol === 'http:' ? httpRequest : httpsRequest;
     return new Promise((resolve, reject) => {
       const r = send(
@@ -154,21 +148,12 @@ export class HttpTransport implements Transport {
     return Buffer.concat(chunks).toString('utf8');
   }
 
-  private static parse(text: string): unknown {
-    if (text === '') return undefined;
-    try {
-      return JSON.parse(text);
-    } catch {
-      return text;
-    }
-  }
-
   async request<T>(req: TransportRequest): Promise<T> {
     const res = await this.open(req, 'application/json', this.timeoutMs);
     const text = await HttpTransport.readBody(res);
     const status = res.statusCode ?? 0;
     this.onResponse?.(req.method, req.path, status);
-    const body = HttpTransport.parse(text);
+    const body = parseBody(text);
     if (status >= 400) throw new ApiError(status, req.method, req.path, body, retryAfter(res));
     return body as T;
   }
@@ -182,43 +167,23 @@ export class HttpTransport implements Transport {
         status,
         req.method,
         req.path,
-        HttpTransport.parse(await HttpTransport.readBody(res)),
+        parseBody(await HttpTransport.readBody(res)),
         retryAfter(res),
       );
     onOpen?.();
-    let rest = '';
     res.setEncoding('utf8');
     try {
-      for await (const chunk of res) {
-        rest += chunk as string;
-        let nl = rest.indexOf('\n');
-        while (nl >= 0) {
-          const line = rest.slice(0, nl);
-          rest = rest.slice(nl + 1);
-          if (line.trim() !== '') onLine(line);
-          nl = rest.indexOf('\n');
-        }
-      }
+      await forEachLine(res as AsyncIterable<string>, onLine);
     } catch (err) {
       if (req.signal?.aborted) return;
       throw err;
     }
-    if (rest.trim() !== '') onLine(rest);
   }
 
   /** Closes idle keep-alive sockets. */
   close(): void {
     this.agent.destroy();
   }
-}
-
-/** The Retry-After header in seconds (delta-seconds or an HTTP date), or undefined. */
-export function retryAfter(res: Pick<IncomingMessage, 'headers'>, now = Date.now()): number | undefined {
-  const value = res.headers['retry-after'];
-  if (typeof value !== 'string' || value.trim() === '') return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim());
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
 /** Whether `value` is a Transport (an HttpTransport, a fake, a wrapper) rather than e.g. a KubeConfig. */
