@@ -1,9 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
+import assert from 'node:assert/strict';
 import { Transport, type Kind, type ObjectLike } from '../../../src/client/index.ts';
 import { installCrd } from '../../../src/testing/install-crd.ts';
-import { createLogger, type Logger } from '../../../src/runtime/index.ts';
+import { builtinKinds, createLogger, type Logger, type Manager } from '../../../src/runtime/index.ts';
+import type { ControlPlane } from '../../../src/testing/index.ts';
+import { MemcachedKind, type Memcached } from '../../fixtures/runtime/memcached-operator.ts';
 
 /** Polls `fn` until it returns a value other than undefined/false, or fails after `timeoutMs`. */
 export async function eventually<T>(
@@ -50,4 +53,47 @@ export function memoryLogger(): { logger: Logger; lines: Record<string, unknown>
     },
   });
   return { logger, lines };
+}
+
+export function memcached(namespace: string, name: string, size = 1): Memcached {
+  return {
+    apiVersion: 'cache.example.com/v1alpha1',
+    kind: 'Memcached',
+    metadata: { name, namespace },
+    spec: { image: 'memcached:1.6', size },
+  };
+}
+
+/**
+ * Restarts kube-apiserver under a manager running the Memcached controller (with `ns/one` already
+ * Ready), then checks that its informers opened new watches and that it converges again: a spec
+ * change reaches the Deployment and a new object becomes Ready.
+ */
+export async function restartAndConverge(
+  cp: ControlPlane,
+  mgr: Manager,
+  ns: string,
+  restart: Parameters<ControlPlane['restartApiServer']>[0],
+): Promise<void> {
+  const api = mgr.client.resource(MemcachedKind);
+  const deployments = mgr.client.resource(builtinKinds.Deployment);
+  const watches = () => Object.values(mgr.cache.stats()).reduce((a, s) => a + s.watches, 0);
+  const watchesBefore = watches();
+  await cp.restartApiServer(restart);
+  await api.patch({ namespace: ns, name: 'one' }, 'merge', { spec: { size: 4 } });
+  await eventually(
+    'replicas 4 after restart',
+    async () => (await deployments.get({ namespace: ns, name: 'one' })).spec?.replicas === 4,
+    60_000,
+  );
+  await api.create(memcached(ns, 'after-restart'));
+  await eventually(
+    'new object Ready after restart',
+    async () => {
+      const o = await api.get({ namespace: ns, name: 'after-restart' });
+      return o.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
+    },
+    60_000,
+  );
+  assert.ok(watches() > watchesBefore, 'the informers opened new watches');
 }

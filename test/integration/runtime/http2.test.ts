@@ -2,23 +2,17 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { builtinKinds, Http2Transport, Manager, Transport } from '../../../src/runtime/index.ts';
 import { controlPlaneSkip, startControlPlane, type ControlPlane } from '../../../src/testing/index.ts';
+import { MemcachedKind, setupMemcachedController } from '../../fixtures/runtime/memcached-operator.ts';
 import {
-  MemcachedKind,
-  setupMemcachedController,
-  type Memcached,
-} from '../../fixtures/runtime/memcached-operator.ts';
-import { createNamespace, eventually, installCrdFile, memoryLogger } from './helpers.ts';
+  createNamespace,
+  eventually,
+  installCrdFile,
+  memcached,
+  memoryLogger,
+  restartAndConverge,
+} from './helpers.ts';
 
 const CRD = new URL('../../fixtures/runtime/memcached-crd.yaml', import.meta.url);
-
-function memcached(namespace: string, name: string, size = 1): Memcached {
-  return {
-    apiVersion: 'cache.example.com/v1alpha1',
-    kind: 'Memcached',
-    metadata: { name, namespace },
-    spec: { image: 'memcached:1.6', size },
-  };
-}
 
 /**
  * A manager speaking HTTP/2 (`http2: true`) to a real kube-apiserver: every request and watch on
@@ -67,11 +61,11 @@ describe(
 
     it('speaks HTTP/2 and converges', async () => {
       const probe = await Transport.fromKubeConfig(cp.kubeConfig, { http2: true });
-      const ns = await probe.request<{ metadata: { name: string } }>({
+      const namespace = await probe.request<{ metadata: { name: string } }>({
         method: 'GET',
         path: '/api/v1/namespaces/h2',
       });
-      assert.equal(ns.metadata.name, 'h2');
+      assert.equal(namespace.metadata.name, 'h2');
       probe.close();
       assert.ok(
         (await Transport.fromKubeConfig(cp.kubeConfig, { http2: true, retry: false })) instanceof
@@ -84,20 +78,7 @@ describe(
     });
 
     it('survives a killed kube-apiserver: the watches resume on a new connection and a later change converges', async () => {
-      const watchesBefore = Object.values(mgr.cache.stats()).reduce((a, s) => a + s.watches, 0);
-      await cp.restartApiServer({ signal: 'SIGKILL', downtimeMs: 500 });
-      await api().patch({ namespace: ns, name: 'one' }, 'merge', { spec: { size: 4 } });
-      await eventually(
-        'replicas 4 after restart',
-        async () =>
-          (await mgr.client.resource(builtinKinds.Deployment).get({ namespace: ns, name: 'one' })).spec
-            ?.replicas === 4,
-        60_000,
-      );
-      await api().create(memcached(ns, 'after-restart'));
-      await eventually('new object Ready after restart', () => readyOf('after-restart'), 60_000);
-      const watchesAfter = Object.values(mgr.cache.stats()).reduce((a, s) => a + s.watches, 0);
-      assert.ok(watchesAfter > watchesBefore, 'the informers opened new watches');
+      await restartAndConverge(cp, mgr, ns, { signal: 'SIGKILL', downtimeMs: 500 });
     });
   },
 );

@@ -21,7 +21,14 @@ import {
   setupMemcachedController,
   type Memcached,
 } from '../../fixtures/runtime/memcached-operator.ts';
-import { createNamespace, eventually, installCrdFile, memoryLogger } from './helpers.ts';
+import {
+  createNamespace,
+  eventually,
+  installCrdFile,
+  memcached,
+  memoryLogger,
+  restartAndConverge,
+} from './helpers.ts';
 
 const CRD = new URL('../../fixtures/runtime/memcached-crd.yaml', import.meta.url);
 
@@ -39,15 +46,6 @@ async function readLease(t: Transport, namespace: string, name: string): Promise
     path: `/apis/coordination.k8s.io/v1/namespaces/${namespace}/leases/${name}`,
   });
   return lease.spec;
-}
-
-function memcached(namespace: string, name: string, size = 1): Memcached {
-  return {
-    apiVersion: 'cache.example.com/v1alpha1',
-    kind: 'Memcached',
-    metadata: { name, namespace },
-    spec: { image: 'memcached:1.6', size },
-  };
 }
 
 describe('op-gen/runtime against a real API server', { timeout: 180_000, skip: controlPlaneSkip() }, () => {
@@ -244,25 +242,7 @@ describe('op-gen/runtime against a real API server', { timeout: 180_000, skip: c
   });
 
   it('survives a kube-apiserver restart: watches resume and a later change converges', async () => {
-    const watchesBefore = Object.values(mgr.cache.stats()).reduce((a, s) => a + s.watches, 0);
-    await cp.restartApiServer({ downtimeMs: 500 });
-    await api().patch({ namespace: ns, name: 'one' }, 'merge', { spec: { size: 4 } });
-    await eventually(
-      'replicas 4 after restart',
-      async () => (await deployments().get({ namespace: ns, name: 'one' })).spec?.replicas === 4,
-      60_000,
-    );
-    await api().create(memcached(ns, 'after-restart'));
-    await eventually(
-      'new object Ready after restart',
-      async () => {
-        const o = await api().get({ namespace: ns, name: 'after-restart' });
-        return o.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
-      },
-      60_000,
-    );
-    const watchesAfter = Object.values(mgr.cache.stats()).reduce((a, s) => a + s.watches, 0);
-    assert.ok(watchesAfter > watchesBefore, 'the informers opened new watches');
+    await restartAndConverge(cp, mgr, ns, { downtimeMs: 500 });
   });
 
   it('reads come from the cache and honour label selectors', async () => {
