@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { defineKind, Transport, type ObjectLike } from '../../src/client/index.ts';
 import { installCrd, startControlPlane } from '../../src/testing/index.ts';
+import { waitForApiServerSettled } from './api-server-settle.ts';
 import { cpuSeconds, peakRssMb, summarize, type Summary } from './peak-rss.ts';
 import { BENCH_GROUP, BENCH_PLURAL, BENCH_VERSION, createBenchApps, watchAllReady } from './runtime-load.ts';
 import { benchNodeArgs, goOperator, opGenOperatorEntry, ROOT } from './tools.ts';
@@ -41,11 +42,13 @@ export interface RuntimeComparison {
     readonly workers: number;
     readonly opGen: {
       readonly allReadyMs: Summary;
+      readonly createdMs: Summary;
       readonly peakRssMb: Summary;
       readonly cpuSeconds: Summary;
     };
     readonly controllerRuntime?: {
       readonly allReadyMs: Summary;
+      readonly createdMs: Summary;
       readonly peakRssMb: Summary;
       readonly cpuSeconds: Summary;
     };
@@ -71,8 +74,12 @@ async function operatorCommand(side: Side, workers: number): Promise<{ cmd: stri
   };
 }
 
-/** Installs the BenchApp CRD (raw JSON: its enum survives) and waits until it is served. */
-export async function installBenchCrd(kc: KubeConfig): Promise<void> {
+/**
+ * Installs the BenchApp CRD (raw JSON: its enum survives), waits until it is served and then until the
+ * API server has finished the background work the CRD set off (api-server-settle.ts); `settleMs` < 0
+ * skips that second wait.
+ */
+export async function installBenchCrd(kc: KubeConfig, settleMs?: number): Promise<void> {
   const transport = await Transport.fromKubeConfig(kc);
   try {
     await installCrd(
@@ -83,6 +90,32 @@ export async function installBenchCrd(kc: KubeConfig): Promise<void> {
   } finally {
     transport.close();
   }
+  if (settleMs === undefined || settleMs >= 0) {
+    await waitForApiServerSettled(kc, `${BENCH_GROUP}/${BENCH_VERSION}`, settleMs);
+  }
+}
+
+/**
+ * The load generator alone (no operator): ms to create `objects` BenchApps on a fresh control plane, per
+ * run. Tells whether the bench's own phase is steady before an operator is blamed for a slow run.
+ */
+export async function loadOnly(objects: number, runs: number, settleMs?: number): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const cp = await startControlPlane();
+    try {
+      await installBenchCrd(cp.kubeConfig, settleMs);
+      await cp.kubeConfig.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: 'bench' } } });
+      await new Promise((r) => setTimeout(r, 1500));
+      const started = performance.now();
+      await createBenchApps(cp.kubeConfig, 'bench', objects, CREATE_CONCURRENCY);
+      times.push(performance.now() - started);
+      console.log(`load only, run ${i + 1}: created ${objects} in ${times.at(-1)!.toFixed(0)} ms`);
+    } finally {
+      await cp.stop();
+    }
+  }
+  return times;
 }
 
 const BenchAppKind = defineKind<ObjectLike>({
@@ -167,6 +200,7 @@ export async function compareRuntimes(options: {
     const pick = (side: Side) => runs.filter((r) => r.side === side && r.workers === workers);
     const stats = (rs: RuntimeRun[]) => ({
       allReadyMs: summarize(rs.map((r) => r.allReadyMs)),
+      createdMs: summarize(rs.map((r) => r.createdMs)),
       peakRssMb: summarize(rs.map((r) => r.peakRssMb)),
       cpuSeconds: summarize(rs.map((r) => r.cpuSeconds ?? Number.NaN)),
     });
@@ -197,12 +231,15 @@ export function printRuntimeComparison(r: RuntimeComparison): void {
     `\nRuntime: ${r.objects} BenchApps created at once, time until all Ready; fresh control plane per run`,
   );
   console.log(
-    'workers  side                 all-Ready ms (min/median/max)   objects/s (median)   peak RSS MB (median)   CPU s (median)',
+    'workers  side                 all-Ready ms (min/median/max)   last create ms (median)   objects/s (median)   peak RSS MB (median)   CPU s (median)',
   );
   for (const s of r.summary) {
-    const row = (name: string, st: { allReadyMs: Summary; peakRssMb: Summary; cpuSeconds?: Summary }) =>
+    const row = (
+      name: string,
+      st: { allReadyMs: Summary; createdMs?: Summary; peakRssMb: Summary; cpuSeconds?: Summary },
+    ) =>
       console.log(
-        `${String(s.workers).padEnd(9)}${name.padEnd(21)}${`${st.allReadyMs.min.toFixed(0)} / ${st.allReadyMs.median.toFixed(0)} / ${st.allReadyMs.max.toFixed(0)}`.padEnd(32)}${(r.objects / (st.allReadyMs.median / 1000)).toFixed(0).padEnd(21)}${st.peakRssMb.median.toFixed(0).padEnd(23)}${st.cpuSeconds?.median.toFixed(1) ?? '–'}`,
+        `${String(s.workers).padEnd(9)}${name.padEnd(21)}${`${st.allReadyMs.min.toFixed(0)} / ${st.allReadyMs.median.toFixed(0)} / ${st.allReadyMs.max.toFixed(0)}`.padEnd(32)}${(st.createdMs?.median.toFixed(0) ?? '–').padEnd(26)}${(r.objects / (st.allReadyMs.median / 1000)).toFixed(0).padEnd(21)}${st.peakRssMb.median.toFixed(0).padEnd(23)}${st.cpuSeconds?.median.toFixed(1) ?? '–'}`,
       );
     row('op-gen', s.opGen);
     if (s.controllerRuntime) {
@@ -221,8 +258,19 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       objects: { type: 'string', default: '2000' },
       runs: { type: 'string', default: '3' },
       workers: { type: 'string', default: '1,4' },
+      'load-only': { type: 'boolean', default: false },
+      'settle-ms': { type: 'string' },
     },
   });
+  const settleMs = values['settle-ms'] === undefined ? undefined : Number(values['settle-ms']);
+  if (values['load-only']) {
+    const times = await loadOnly(Number(values.objects), Number(values.runs), settleMs);
+    const s = summarize(times);
+    console.log(
+      `load only: min/median/max ${s.min.toFixed(0)} / ${s.median.toFixed(0)} / ${s.max.toFixed(0)} ms`,
+    );
+    process.exit(0);
+  }
   const result = await compareRuntimes({
     objects: Number(values.objects),
     runs: Number(values.runs),
