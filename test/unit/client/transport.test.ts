@@ -103,3 +103,85 @@ describe('Transport: credential refresh, token rotation and request timeout', ()
     t.close();
   });
 });
+
+/**
+ * How the transport reads an answer: a body in many chunks arrives whole; an answer whose connection is
+ * cut after part of its body (or after a timeout fired mid-body) fails with ECONNRESET and is never
+ * taken for a short or empty body.
+ */
+describe('Transport: reading an answer', () => {
+  let server: Server;
+  let base: string;
+  const body = JSON.stringify({ kind: 'List', items: Array.from({ length: 500 }, (_, i) => ({ i })) });
+
+  before(async () => {
+    server = createServer((req: IncomingMessage, res: ServerResponse) => {
+      res.setHeader('content-type', 'application/json');
+      if (req.url === '/chunks') {
+        // Written in 7 parts with pauses: the client sees several data events.
+        const parts = 7;
+        const size = Math.ceil(body.length / parts);
+        let i = 0;
+        const next = (): void => {
+          const part = body.slice(i * size, (i + 1) * size);
+          i++;
+          if (i >= parts) res.end(part);
+          else {
+            res.write(part);
+            setTimeout(next, 2);
+          }
+        };
+        next();
+        return;
+      }
+      if (req.url === '/cut') {
+        res.setHeader('content-length', String(body.length));
+        res.write(body.slice(0, 100));
+        setTimeout(() => res.socket?.destroy(), 10);
+        return;
+      }
+      if (req.url === '/stall') {
+        res.setHeader('content-length', String(body.length));
+        res.write(body.slice(0, 100));
+        return;
+      }
+      res.end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  const source: CredentialSource = {
+    refreshMs: 60_000,
+    resolve: () => Promise.resolve({ server: base, tls: {}, headers: {} }),
+  };
+
+  it('a body sent in several chunks is read whole', async () => {
+    const t = await Transport.fromSource(source);
+    const list = await t.request<{ items: { i: number }[] }>({ method: 'GET', path: '/chunks' });
+    assert.equal(list.items.length, 500);
+    assert.equal(list.items[499]!.i, 499);
+    t.close();
+  });
+
+  it('a connection cut in the middle of the body fails with ECONNRESET, not a short body', async () => {
+    const t = await Transport.fromSource(source);
+    await assert.rejects(t.request({ method: 'GET', path: '/cut' }), (err: NodeJS.ErrnoException) => {
+      assert.equal(err.code, 'ECONNRESET', String(err));
+      return true;
+    });
+    const whole = await t.request<{ items: unknown[] }>({ method: 'GET', path: '/whole' });
+    assert.equal(whole.items.length, 500, 'the transport still works after a cut answer');
+    t.close();
+  });
+
+  it('a body that stops arriving fails when the timeout fires, naming the request', async () => {
+    const t = await Transport.fromSource(source, { timeoutMs: 100 });
+    await assert.rejects(t.request({ method: 'GET', path: '/stall' }), /GET \/stall: timed out after 100 ms/);
+    t.close();
+  });
+});
