@@ -30,6 +30,19 @@ export interface Http2TransportOptions {
 /** Streams per connection before the next request opens a new one (stream ids are 31 bits). */
 const STREAMS_PER_SESSION = 1_000_000_000;
 
+/** How often a request the server refused unprocessed (REFUSED_STREAM) is sent, in all. */
+const REFUSED_STREAM_ATTEMPTS = 3;
+
+/** Errors of streams the server refused unprocessed, with the connection they were refused on. */
+const refusedOn = new WeakMap<Error, Connection>();
+
+interface OpenStream {
+  readonly stream: ClientHttp2Stream;
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  readonly connection: Connection;
+}
+
 /** Connection failures as node:net reports them, which isServerUnavailable (runtime) recognises. */
 function asConnectionError(err: Error, sessionError: Error | undefined): Error {
   const code = (err as { code?: unknown }).code;
@@ -171,15 +184,26 @@ export class Http2Transport implements ApiTransport {
     });
   }
 
-  async #open(
-    req: TransportRequest,
-    timeoutMs: number | undefined,
-  ): Promise<{
-    stream: ClientHttp2Stream;
-    status: number;
-    headers: IncomingHttpHeaders;
-    connection: Connection;
-  }> {
+  /**
+   * Opens the request's stream and waits for the answer's headers. A stream the server refused
+   * (REFUSED_STREAM: it was not processed, e.g. opened on a connection the server had just sent a
+   * GOAWAY for) is sent again on a new connection, up to REFUSED_STREAM_ATTEMPTS times, as Go's HTTP/2
+   * client does.
+   */
+  async #open(req: TransportRequest, timeoutMs: number | undefined): Promise<OpenStream> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.#openOnce(req, timeoutMs);
+      } catch (err) {
+        const connection = refusedOn.get(err as Error);
+        if (connection === undefined || attempt >= REFUSED_STREAM_ATTEMPTS) throw err;
+        if (this.#connection === connection) this.#connection = undefined;
+        if (!connection.session.closed) connection.session.close(); // its streams in flight finish
+      }
+    }
+  }
+
+  async #openOnce(req: TransportRequest, timeoutMs: number | undefined): Promise<OpenStream> {
     const payload = payloadOf(req);
     const headers: OutgoingHttpHeaders = {
       [constants.HTTP2_HEADER_METHOD]: req.method,
@@ -203,7 +227,11 @@ export class Http2Transport implements ApiTransport {
     Http2Transport.#track(stream, connection);
     return new Promise((resolve, reject) => {
       // Errors before the answer reject here; later ones reach whoever reads the body.
-      stream.on('error', (err: Error) => reject(asConnectionError(err, connection.error)));
+      stream.on('error', (err: Error) => {
+        const failure = asConnectionError(err, connection.error);
+        if (stream.rstCode === constants.NGHTTP2_REFUSED_STREAM) refusedOn.set(failure, connection);
+        reject(failure);
+      });
       stream.once('response', (h: IncomingHttpHeaders & IncomingHttpStatusHeader) =>
         resolve({ stream, status: Number(h[constants.HTTP2_HEADER_STATUS] ?? 0), headers: h, connection }),
       );

@@ -234,6 +234,40 @@ describe('Http2Transport', () => {
     t.close();
   });
 
+  it('a stream the server refused unprocessed (REFUSED_STREAM) is sent again on a new connection', async () => {
+    let refusals = 0;
+    handlers.set('/refused-once', (stream) => {
+      if (refusals++ === 0) {
+        stream.close(constants.NGHTTP2_REFUSED_STREAM);
+        return;
+      }
+      stream.respond({ ':status': 200 });
+      stream.end('{"second":true}');
+    });
+    let always = 0;
+    handlers.set('/refused-always', (stream) => {
+      always++;
+      stream.close(constants.NGHTTP2_REFUSED_STREAM);
+    });
+    const t = await Http2Transport.fromSource(source());
+    await t.request({ method: 'GET', path: '/warm' });
+    const before = sessions.size;
+    assert.deepEqual(await t.request({ method: 'POST', path: '/refused-once', body: { a: 1 } }), {
+      second: true,
+    });
+    assert.equal(refusals, 2);
+    assert.equal(sessions.size - before, 1, 'the second attempt went to a new connection');
+    await assert.rejects(
+      t.request({ method: 'GET', path: '/refused-always' }),
+      (err: NodeJS.ErrnoException) => {
+        assert.equal(err.code, 'ECONNRESET', String(err));
+        return true;
+      },
+    );
+    assert.equal(always, 3, 'three attempts in all, then the error');
+    t.close();
+  });
+
   it(
     'a connection that stops answering pings is closed: the open watch fails with ETIMEDOUT',
     { timeout: 10_000 },
@@ -285,6 +319,9 @@ describe('Http2Transport', () => {
   it('an idle connection does not keep the process alive; an open request does, on an old connection or a new one', async () => {
     handlers.set('/late', (stream) => {
       setTimeout(() => {
+        // A stream opened on the connection that got the GOAWAY is refused (the client sends it
+        // again on a new connection): there is nothing to answer on it.
+        if (stream.destroyed) return;
         stream.respond({ ':status': 200 });
         stream.end('{"late":true}');
       }, 300);
