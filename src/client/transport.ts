@@ -150,9 +150,9 @@ export class HttpTransport implements Transport {
   }
 
   /**
-   * The whole answer as text. Listeners, not `for await`: an async iterator per answer was about 3% of
-   * a busy operator's CPU. An answer whose connection closes before its end is an ECONNRESET error,
-   * never a short body.
+   * The whole answer as text. Listeners, not `for await`: an async iterator per answer took 22% more
+   * client CPU in a loop of keep-alive requests (docs/performance.md, 2026-11-25). An answer whose
+   * connection closes before its end is an ECONNRESET error, never a short body.
    */
   private static readBody(res: IncomingMessage): Promise<string> {
     return new Promise((resolve, reject) => {
