@@ -7,6 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { defineKind, Transport, type ObjectLike } from '../../src/client/index.ts';
@@ -95,6 +96,17 @@ export async function installBenchCrd(kc: KubeConfig, settleMs?: number): Promis
   }
 }
 
+const BENCH_NAMESPACE = 'bench';
+
+/** How long the operator gets to sync its (empty) caches before the load starts. */
+const OPERATOR_SYNC_MS = 1500;
+
+/** The BenchApp CRD installed and settled, and the namespace the load goes to. */
+async function prepareBenchNamespace(kc: KubeConfig, settleMs?: number): Promise<void> {
+  await installBenchCrd(kc, settleMs);
+  await kc.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: BENCH_NAMESPACE } } });
+}
+
 /**
  * The load generator alone (no operator): ms to create `objects` BenchApps on a fresh control plane, per
  * run. Tells whether the bench's own phase is steady before an operator is blamed for a slow run.
@@ -104,11 +116,10 @@ export async function loadOnly(objects: number, runs: number, settleMs?: number)
   for (let i = 0; i < runs; i++) {
     const cp = await startControlPlane();
     try {
-      await installBenchCrd(cp.kubeConfig, settleMs);
-      await cp.kubeConfig.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: 'bench' } } });
-      await new Promise((r) => setTimeout(r, 1500));
+      await prepareBenchNamespace(cp.kubeConfig, settleMs);
+      await sleep(OPERATOR_SYNC_MS);
       const started = performance.now();
-      await createBenchApps(cp.kubeConfig, 'bench', objects, CREATE_CONCURRENCY);
+      await createBenchApps(cp.kubeConfig, BENCH_NAMESPACE, objects, CREATE_CONCURRENCY);
       times.push(performance.now() - started);
       console.log(`load only, run ${i + 1}: created ${objects} in ${times.at(-1)!.toFixed(0)} ms`);
     } finally {
@@ -130,9 +141,8 @@ export async function runOnce(side: Side, workers: number, objects: number): Pro
   const cp = await startControlPlane();
   let operator: ChildProcess | undefined;
   try {
-    await installBenchCrd(cp.kubeConfig);
-    const namespace = 'bench';
-    await cp.kubeConfig.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: namespace } } });
+    await prepareBenchNamespace(cp.kubeConfig);
+    const namespace = BENCH_NAMESPACE;
     const { cmd, args } = await operatorCommand(side, workers);
     operator = spawn(cmd, args, {
       env: { ...process.env, KUBECONFIG: cp.kubeconfigPath },
@@ -146,7 +156,7 @@ export async function runOnce(side: Side, workers: number, objects: number): Pro
     let peak = 0;
     const sampler = setInterval(() => (peak = Math.max(peak, peakRssMb(pid) ?? 0)), 100);
     // Let the operator sync its (empty) caches before the load starts, as a deployed operator would be.
-    await new Promise((r) => setTimeout(r, 1500));
+    await sleep(OPERATOR_SYNC_MS);
     if (operator.exitCode !== null) throw new Error(`${side} operator exited early:\n${stderr}`);
     const watcher = await watchAllReady(cp.kubeConfig, namespace, objects, 600_000);
     const started = performance.now();

@@ -106,8 +106,8 @@ describe('Transport: credential refresh, token rotation and request timeout', ()
 
 /**
  * How the transport reads an answer: a body in many chunks arrives whole; an answer whose connection is
- * cut after part of its body (or after a timeout fired mid-body) fails with ECONNRESET and is never
- * taken for a short or empty body.
+ * cut after part of its body fails with ECONNRESET, one that stops arriving with the request's timeout
+ * error; neither is ever taken for a short or empty body.
  */
 describe('Transport: reading an answer', () => {
   let server: Server;
