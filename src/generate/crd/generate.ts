@@ -10,7 +10,9 @@ import { crdMarkers } from './markers.ts';
 import type { GenerateOptions, Generator, GeneratorContext, GeneratorPlan } from '../contract.ts';
 import { runGenerator, type ResultOf } from '../run.ts';
 import { assembleCrds, VERSION_ANNOTATION, type CustomResourceDefinition } from './assemble.ts';
-import { walkApi, type KindVersion } from './model.ts';
+import { walkApi, type KindVersion, type WalkResult } from './model.ts';
+import { syntaxWalkApi } from './syntax-walk.ts';
+import { Declined } from '../../source/decl-syntax/declined.ts';
 import {
   crdBytes,
   fitDescriptions,
@@ -64,10 +66,46 @@ async function planCrds(ctx: GeneratorContext, options: GenerateCrdsOptions): Pr
       exitCode: 2,
     });
   }
-  const { kinds, findings, problems } = await walkApi(
-    { cwd: ctx.cwd, apiDir: ctx.apiDir },
-    { collectDocs: false },
-  );
+  const front = crdFrontEnd();
+  if (front !== 'checker') {
+    let walked: WalkResult | undefined;
+    try {
+      walked = syntaxWalkApi({ cwd: ctx.cwd, apiDir: ctx.apiDir });
+    } catch (err) {
+      if (!(err instanceof Declined)) throw err;
+      if (front === 'syntax') throw new OpGenError(`the syntax front end declined: ${err.message}`);
+    }
+    if (walked) {
+      try {
+        return await planFrom(ctx, options, walked);
+      } catch (err) {
+        // A problem is reported as the type checker's walk finds it (same messages, same locations).
+        if (front === 'syntax') throw err;
+      }
+    }
+  }
+  return planFrom(ctx, options, await walkApi({ cwd: ctx.cwd, apiDir: ctx.apiDir }, { collectDocs: false }));
+}
+
+/**
+ * Which walk reads the API sources: `auto` (the default) tries the syntax front end
+ * (syntax-walk.ts) and falls back to the type checker's; `checker` and `syntax` force one (for
+ * tests and for finding out why a project is not read by the fast one).
+ */
+function crdFrontEnd(): 'auto' | 'checker' | 'syntax' {
+  const value = process.env.OP_GEN_CRD_FRONT_END;
+  if (value === undefined || value === '' || value === 'auto') return 'auto';
+  if (value === 'checker' || value === 'syntax') return value;
+  throw new OpGenError(`OP_GEN_CRD_FRONT_END must be auto, checker or syntax, got ${value}`, { exitCode: 2 });
+}
+
+/** The CRDs of a walk: the checks after it, assembly, the size budget, the files. */
+async function planFrom(
+  ctx: GeneratorContext,
+  options: GenerateCrdsOptions,
+  { kinds, findings, problems }: WalkResult,
+): Promise<CrdPlan> {
+  const limit = options.maxDescLen;
   for (const k of kinds) {
     problems.attempt(
       () => checkStructural(k.schema, k.kind, findings.origins, k.location, findings.failed),

@@ -55,6 +55,11 @@ const API_VERSION_DESC =
 const KIND_DESC =
   'Kind is a string value representing the REST resource this object represents.\nServers may infer this from the endpoint the client submits requests to.\nCannot be updated.\nIn CamelCase.\nMore info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds';
 
+/** The description of a kind's `apiVersion` or `kind` field when its doc comment gives none. */
+export function rootFieldDescription(name: 'apiVersion' | 'kind'): string {
+  return name === 'kind' ? KIND_DESC : API_VERSION_DESC;
+}
+
 /** Loads the API sources and walks every kind: the shared core of loadApiModel and generateCrds. */
 export async function walkApi(
   options: ApiModelOptions,
@@ -199,7 +204,7 @@ interface KindSeed {
 }
 
 /** The resource names and scope of a kind: from its markers, checked as the API server would. */
-interface KindNames {
+export interface KindNames {
   readonly kind: string;
   readonly plural: string;
   readonly singular: string;
@@ -240,7 +245,7 @@ function kindVersion(
 }
 
 /** Kind name, plural, singular, scope, short names and categories from `@kind`, `@resource`, `@plural`, .... */
-function kindNames(markers: readonly CrdMarker[], declName: string, location: SourceLocation): KindNames {
+export function kindNames(markers: readonly CrdMarker[], declName: string, location: SourceLocation): KindNames {
   const one = (name: string): CrdMarker | undefined => markers.find((m) => m.spec.name === name);
   const all = (name: string): CrdMarker[] => markers.filter((m) => m.spec.name === name);
   const resource = one('resource')?.args ?? {};
@@ -318,7 +323,7 @@ function rootSchema(
       const doc = propDecl ? builder.doc(propDecl) : undefined;
       properties[prop.name] = {
         type: 'string',
-        description: doc?.description || (prop.name === 'kind' ? KIND_DESC : API_VERSION_DESC),
+        description: doc?.description || rootFieldDescription(prop.name),
       };
       continue;
     }

@@ -6,12 +6,12 @@ import { goFormLines, goFormProblems } from '../go-forms.ts';
 import { markerError } from '../../markers/index.ts';
 import { docOf, lineOf } from '../../source/doc.ts';
 import { LIB_STUB_PATH } from '../../source/lib-stub.ts';
-import { ProblemCollector, ProblemsError, type Problem } from '../../shared/problems.ts';
-import { OpGenError } from '../../errors.ts';
+import { ProblemCollector } from '../../shared/problems.ts';
 import { K8S_STUB_DIR } from '../../source/api-program.ts';
 import type { ApiField } from '../../source/api-model.ts';
 import type { JSONSchemaProps } from '../../api-types/json-schema.ts';
 import { sourceError } from './walk-error.ts';
+import { applySchemaMarkers, formatSchema, type PendingCelRule, type Where } from './schema-markers.ts';
 import { applyMarkedUnion, mergeObjectUnion, type MarkedUnionField } from './unions.ts';
 
 /** The Kubernetes built-in types' schemas (builtin-schemas.ts, loaded when an API uses one). */
@@ -19,26 +19,12 @@ export interface BuiltinSchemas {
   builtinSchemaFor(typeName: string): JSONSchemaProps | undefined;
 }
 
-/** Kubernetes' resource.Quantity pattern, as controller-gen emits it. */
-export const QUANTITY_PATTERN =
-  '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$';
-
 /** A doc comment found while walking, for the bundle generator and other readers. */
 /** A field's doc comment, as the API model holds it (`spec.pods[].name`). */
 export type FieldDoc = ApiField;
 
-/** A CEL rule to check once the walk is done (the checker is loaded lazily). */
-export interface PendingCelRule {
-  readonly rule: string;
-  readonly self: JSONSchemaProps;
-  readonly location: SourceLocation;
-  readonly path: string;
-}
-
-interface Where {
-  readonly path: string;
-  readonly location: SourceLocation;
-}
+export { QUANTITY_PATTERN } from './schema-markers.ts';
+export type { PendingCelRule } from './schema-markers.ts';
 
 const NON_JSON_LIB_TYPES = new Set([
   'Date',
@@ -50,26 +36,6 @@ const NON_JSON_LIB_TYPES = new Set([
   'Symbol',
   'BigInt',
 ]);
-
-const SCALAR_TYPES: Record<string, readonly string[]> = {
-  minimum: ['integer', 'number'],
-  maximum: ['integer', 'number'],
-  exclusiveMinimum: ['integer', 'number'],
-  exclusiveMaximum: ['integer', 'number'],
-  multipleOf: ['integer', 'number'],
-  minLength: ['string'],
-  maxLength: ['string'],
-  pattern: ['string'],
-  minItems: ['array'],
-  maxItems: ['array'],
-  uniqueItems: ['array'],
-  listType: ['array'],
-  listMapKey: ['array'],
-  minProperties: ['object'],
-  maxProperties: ['object'],
-  mapType: ['object'],
-  structType: ['object'],
-};
 
 /** Where a schema node came from: the type path and the source line (for structural-check errors). */
 export interface Origin {
@@ -267,64 +233,7 @@ export class SchemaBuilder {
 
   /** Applies schema markers (in order) to a copy of `schema`. */
   applyMarkers(schema: JSONSchemaProps, markers: readonly CrdMarker[], where: Where): JSONSchemaProps {
-    if (markers.length === 0) return schema;
-    const out: JSONSchemaProps = { ...schema };
-    const problems: Problem[] = [];
-    for (const m of markers) {
-      try {
-        this.#applyMarker(out, m, where);
-      } catch (err) {
-        if (!(err instanceof OpGenError)) throw err;
-        problems.push({ text: err.message });
-      }
-    }
-    if (problems.length > 0) throw new ProblemsError(problems);
-    return out;
-  }
-
-  #applyMarker(out: JSONSchemaProps, m: CrdMarker, where: Where): void {
-    {
-      const effect = m.spec.effect;
-      if (!effect || effect.on !== 'schema') return;
-      let target = out;
-      if (m.items) {
-        if (!out.items) {
-          throw markerError(
-            m.location,
-            m.tag,
-            `${where.path} is not an array`,
-            `Use @${m.spec.name} without items:`,
-          );
-        }
-        out.items = { ...out.items };
-        target = out.items;
-      }
-      const allowed = SCALAR_TYPES[m.spec.name];
-      if (
-        allowed &&
-        !target['x-kubernetes-int-or-string'] &&
-        !(target.type && allowed.includes(target.type))
-      ) {
-        throw markerError(
-          m.location,
-          m.tag,
-          `applies to ${allowed.join(' or ')} values, but ${where.path}${m.items ? '[]' : ''} is ${target.type ?? 'untyped'}`,
-          'Remove the marker or change the type',
-        );
-      }
-      if (target['x-kubernetes-validations'])
-        target['x-kubernetes-validations'] = [...target['x-kubernetes-validations']];
-      if (target['x-kubernetes-list-map-keys'])
-        target['x-kubernetes-list-map-keys'] = [...target['x-kubernetes-list-map-keys']];
-      const before = target['x-kubernetes-validations']?.length ?? 0;
-      effect.apply(target, m);
-      const rules = target['x-kubernetes-validations'] ?? [];
-      for (let i = before; i < rules.length; i++) {
-        const rule = rules[i];
-        if (rule)
-          this.celRules.push({ rule: rule.rule, self: target, location: m.location, path: where.path });
-      }
-    }
+    return applySchemaMarkers(schema, markers, where, this.celRules);
   }
 
   #baseSchema(
@@ -388,38 +297,13 @@ export class SchemaBuilder {
     return undefined;
   }
 
-  #formatSchema(format: string): JSONSchemaProps {
-    switch (format) {
-      case 'int32':
-        return { type: 'integer', format: 'int32' };
-      case 'int64':
-        return { type: 'integer', format: 'int64' };
-      case 'double':
-        return { type: 'number', format: 'double' };
-      case 'date-time':
-        return { type: 'string', format: 'date-time' };
-      case 'duration':
-        return { type: 'string' };
-      case 'quantity':
-        return {
-          anyOf: [{ type: 'integer' }, { type: 'string' }],
-          pattern: QUANTITY_PATTERN,
-          'x-kubernetes-int-or-string': true,
-        };
-      case 'int-or-string':
-        return { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true };
-      default:
-        return { type: 'string', format };
-    }
-  }
-
   /** A union (null/undefined already removed): literal enums, booleans, tagged scalars, or an error. */
   #unionSchema(members: readonly TS.Type[], where: Where): JSONSchemaProps {
     const ts = this.#ts;
     const F = ts.TypeFlags;
     // (string | number) & Tag is normalised to (string & Tag) | (number & Tag).
     const tags = members.map((m) => this.#formatTag(m));
-    if (tags[0] && tags.every((x) => x === tags[0])) return this.#formatSchema(tags[0]);
+    if (tags[0] && tags.every((x) => x === tags[0])) return formatSchema(tags[0]);
     if (members.every((m) => m.flags & F.BooleanLiteral)) return { type: 'boolean' };
     if (members.every((m) => m.flags & F.StringLiteral)) {
       return { type: 'string', enum: members.map((m) => (m as TS.StringLiteralType).value) };
@@ -466,7 +350,7 @@ export class SchemaBuilder {
     const F = ts.TypeFlags;
     const checker = this.#checker;
     const tag = this.#formatTag(type);
-    if (tag) return this.#formatSchema(tag);
+    if (tag) return formatSchema(tag);
     if (type.flags & F.Union) return this.#unionSchema((type as TS.UnionType).types, where);
     if (type.flags & F.StringLike) {
       if (type.flags & F.StringLiteral)

@@ -1,0 +1,241 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { DeclFile, InterfaceDecl, Statement, TypeAliasDecl, TypeNode } from './ast.ts';
+import { Declined } from './declined.ts';
+import { parseDeclFile } from './parser.ts';
+
+/** The op-gen helper types an API source may import, by what they are to a schema. */
+export const OP_GEN_FORMATS: ReadonlyMap<string, string> = new Map([
+  ['int32', 'int32'],
+  ['int64', 'int64'],
+  ['float64', 'double'],
+  ['Quantity', 'quantity'],
+  ['IntOrString', 'int-or-string'],
+  ['Time', 'date-time'],
+  ['Duration', 'duration'],
+]);
+/** op-gen's interfaces (api-types/meta.ts), read from its own declarations. */
+const OP_GEN_INTERFACES = new Set([
+  'ObjectMeta',
+  'OwnerReference',
+  'ManagedFieldsEntry',
+  'Condition',
+  'KubernetesObject',
+  'PreserveUnknownFields',
+]);
+/** Values of op-gen's subpaths an API source imports (the scaffold's `defineKind`). */
+export const OP_GEN_SUBPATH_VALUES: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ['op-gen/runtime', new Set(['defineKind'])],
+]);
+
+/** What a type name stands for. */
+export type Resolved =
+  | {
+      readonly r: 'interface';
+      readonly file: DeclFile;
+      readonly decl: InterfaceDecl;
+      readonly opGen: boolean;
+    }
+  | { readonly r: 'alias'; readonly file: DeclFile; readonly decl: TypeAliasDecl; readonly opGen: boolean }
+  | { readonly r: 'format'; readonly format: string }
+  | { readonly r: 'lib'; readonly name: 'Array' | 'ReadonlyArray' | 'Record' };
+
+interface FileScope {
+  readonly types: Map<string, InterfaceDecl | TypeAliasDecl>;
+  readonly values: Set<string>;
+  /** local name → module and exported name. */
+  readonly imports: Map<string, { module: string; name: string }>;
+}
+
+/**
+ * The API sources as the syntax front end sees them: each file parsed once (parser.ts), names
+ * resolved as TypeScript would for the subset it reads (local declarations, named imports of
+ * relative modules, op-gen's helper types, the lib's Array, ReadonlyArray and Record). Anything it
+ * cannot resolve declines.
+ */
+export class DeclProgram {
+  readonly #files = new Map<string, DeclFile>();
+  readonly #scopes = new Map<DeclFile, FileScope>();
+  readonly #opGenMeta: string;
+  /** Every file read, in the order read (the sources' own files, then what they import). */
+  readonly files: DeclFile[] = [];
+
+  /** `opGenMeta`: op-gen's declarations of ObjectMeta, Condition, ... (api-types/meta.ts or .d.ts). */
+  constructor(opGenMeta: string) {
+    this.#opGenMeta = opGenMeta;
+  }
+
+  file(fileName: string): DeclFile {
+    let file = this.#files.get(fileName);
+    if (file) return file;
+    if (!existsSync(fileName)) throw new Declined(fileName, 'a module that does not exist');
+    file = parseDeclFile(fileName, readFileSync(fileName, 'utf8'));
+    this.#files.set(fileName, file);
+    this.files.push(file);
+    this.#scopes.set(file, scopeOf(file));
+    return file;
+  }
+
+  isOpGen(file: DeclFile): boolean {
+    return file.fileName === this.#opGenMeta;
+  }
+
+  #scope(file: DeclFile): FileScope {
+    const scope = this.#scopes.get(file);
+    if (!scope) throw new Error(`${file.fileName} was not read through this program`);
+    return scope;
+  }
+
+  /** The declaration or helper a type name in `file` stands for. */
+  resolveType(file: DeclFile, name: string, at: number): Resolved {
+    const scope = this.#scope(file);
+    const local = scope.types.get(name);
+    if (local) {
+      const opGen = this.isOpGen(file);
+      return local.s === 'interface'
+        ? { r: 'interface', file, decl: local, opGen }
+        : { r: 'alias', file, decl: local, opGen };
+    }
+    const imported = scope.imports.get(name);
+    if (imported) {
+      if (
+        imported.module === 'op-gen' ||
+        (this.isOpGen(file) && /^\.\/scalars\.[jt]s$/.test(imported.module))
+      ) {
+        const format = OP_GEN_FORMATS.get(imported.name);
+        if (format) return { r: 'format', format };
+        if (!OP_GEN_INTERFACES.has(imported.name)) {
+          throw new Declined(`${file.fileName}:${file.lineOf(at)}`, `\`${imported.name}\` from op-gen`);
+        }
+        return this.resolveType(this.file(this.#opGenMeta), imported.name, 0);
+      }
+      const target = this.#module(file, imported.module, at);
+      const decl = this.#scope(target).types.get(imported.name);
+      if (!decl || !decl.exported) {
+        throw new Declined(
+          `${file.fileName}:${file.lineOf(at)}`,
+          `\`${imported.name}\` is not an exported type of ${imported.module}`,
+        );
+      }
+      const opGen = this.isOpGen(target);
+      return decl.s === 'interface'
+        ? { r: 'interface', file: target, decl, opGen }
+        : { r: 'alias', file: target, decl, opGen };
+    }
+    if (name === 'Array' || name === 'ReadonlyArray' || name === 'Record') return { r: 'lib', name };
+    throw new Declined(`${file.fileName}:${file.lineOf(at)}`, `the type name \`${name}\``);
+  }
+
+  /** Checks that a value name in `file` resolves (a local const or an import of one). */
+  resolveValue(file: DeclFile, name: string, at: number): void {
+    const scope = this.#scope(file);
+    if (scope.values.has(name)) return;
+    const imported = scope.imports.get(name);
+    const where = `${file.fileName}:${file.lineOf(at)}`;
+    if (!imported) throw new Declined(where, `the value \`${name}\``);
+    if (OP_GEN_SUBPATH_VALUES.get(imported.module)?.has(imported.name)) return;
+    if (imported.module.startsWith('.')) {
+      const target = this.#module(file, imported.module, at);
+      const decl = target.statements.find((s) => s.s === 'const' && s.name === imported.name);
+      if (decl?.s === 'const' && decl.exported) return;
+    }
+    throw new Declined(where, `the imported value \`${name}\``);
+  }
+
+  /** A relative module, resolved as TypeScript's bundler resolution does for `./x.ts`, `./x.js`, `./x`. */
+  #module(file: DeclFile, specifier: string, at: number): DeclFile {
+    const where = `${file.fileName}:${file.lineOf(at)}`;
+    if (!specifier.startsWith('./') && !specifier.startsWith('../'))
+      throw new Declined(where, `the module '${specifier}'`);
+    const base = join(dirname(file.fileName), specifier);
+    const candidates = base.endsWith('.ts')
+      ? [base]
+      : base.endsWith('.js')
+        ? [`${base.slice(0, -3)}.ts`]
+        : [`${base}.ts`];
+    const found = candidates.find((c) => !c.endsWith('.d.ts') && existsSync(c));
+    if (!found) throw new Declined(where, `the module '${specifier}'`);
+    return this.file(found);
+  }
+
+  /** Checks every import of `file` resolves to something this program reads. */
+  checkImports(file: DeclFile): void {
+    // op-gen's own declarations import its scalars, which resolveType knows by name.
+    if (this.isOpGen(file)) return;
+    for (const stmt of file.statements) {
+      if (stmt.s !== 'import') continue;
+      for (const [local, name] of stmt.names) {
+        if (stmt.module === 'op-gen') {
+          if (!OP_GEN_FORMATS.has(name) && !OP_GEN_INTERFACES.has(name) && name !== 'SchemaFormatTag')
+            throw new Declined(`${file.fileName}:${file.lineOf(stmt.start)}`, `\`${name}\` from op-gen`);
+        } else if (OP_GEN_SUBPATH_VALUES.has(stmt.module)) {
+          this.resolveValue(file, local, stmt.start);
+        } else {
+          const target = this.#module(file, stmt.module, stmt.start);
+          const exported = target.statements.some((s) => s.s !== 'import' && s.exported && s.name === name);
+          if (!exported)
+            throw new Declined(
+              `${file.fileName}:${file.lineOf(stmt.start)}`,
+              `\`${name}\` is not exported by ${stmt.module}`,
+            );
+        }
+      }
+    }
+  }
+}
+
+/** A file's top-level names; a name declared twice (or imported and declared) declines. */
+function scopeOf(file: DeclFile): FileScope {
+  const types = new Map<string, InterfaceDecl | TypeAliasDecl>();
+  const values = new Set<string>();
+  const imports = new Map<string, { module: string; name: string }>();
+  const taken = new Set<string>();
+  const claim = (name: string, stmt: Statement): void => {
+    if (taken.has(name))
+      throw new Declined(`${file.fileName}:${file.lineOf(stmt.start)}`, `\`${name}\` declared twice`);
+    taken.add(name);
+  };
+  let isModule = false;
+  for (const stmt of file.statements) {
+    if (stmt.s === 'import') {
+      isModule = true;
+      for (const [local, name] of stmt.names) {
+        claim(local, stmt);
+        imports.set(local, { module: stmt.module, name });
+      }
+      continue;
+    }
+    if (stmt.exported) isModule = true;
+    claim(stmt.name, stmt);
+    if (stmt.s === 'const') values.add(stmt.name);
+    else types.set(stmt.name, stmt);
+  }
+  // A file with no import or export is a script: its declarations are global, merged across files.
+  if (!isModule) throw new Declined(file.fileName, 'a file with no import or export (a global script)');
+  return { types, values, imports };
+}
+
+/** Every type node in a type, depth first (for name checks and literal collection). */
+export function* typeNodes(node: TypeNode): Generator<TypeNode> {
+  yield node;
+  switch (node.t) {
+    case 'paren':
+    case 'readonly':
+      yield* typeNodes(node.type);
+      break;
+    case 'array':
+      yield* typeNodes(node.element);
+      break;
+    case 'ref':
+      for (const a of node.args ?? []) yield* typeNodes(a);
+      break;
+    case 'union':
+      for (const t of node.types) yield* typeNodes(t);
+      break;
+    case 'object':
+      for (const m of node.members) yield* typeNodes(m.type);
+      break;
+    default:
+      break;
+  }
+}
