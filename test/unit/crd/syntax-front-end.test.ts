@@ -1,0 +1,270 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import fc from 'fast-check';
+import { generateCrds } from '../../../src/generate/crd/index.ts';
+import { renderTypeScript, syntheticApi, writeFiles } from '../../../bench/synthetic-api.ts';
+import { scaffoldTemplate } from '../broken-input/project.ts';
+
+/**
+ * generate crd has two front ends (docs/design/contracts.md): the syntax reader it tries first and
+ * the type checker's walk. The syntax reader must write exactly what the checker's walk writes for
+ * every source it reads, and read no source the checker's walk fails on. Each case runs both,
+ * forced (OP_GEN_CRD_FRONT_END), and compares the files byte for byte.
+ */
+
+const FIXTURE = new URL('../../fixtures/crd/', import.meta.url).pathname;
+const work = mkdtempSync(join(tmpdir(), 'op-gen-syntax-front-'));
+after(() => rmSync(work, { recursive: true, force: true }));
+
+type Outcome =
+  | { readonly ok: true; readonly files: Record<string, string> }
+  | { readonly ok: false; readonly error: string };
+
+let outs = 0;
+async function generateWith(
+  front: 'checker' | 'syntax' | 'auto',
+  cwd: string,
+  apiDir: string,
+): Promise<Outcome> {
+  const outDir = join(work, `out-${outs++}`);
+  process.env.OP_GEN_CRD_FRONT_END = front;
+  try {
+    await generateCrds({ cwd, apiDir, outDir });
+    const files: Record<string, string> = {};
+    for (const f of readdirSync(outDir).sort()) files[f] = readFileSync(join(outDir, f), 'utf8');
+    return { ok: true, files };
+  } catch (err) {
+    return { ok: false, error: (err as Error).message };
+  } finally {
+    delete process.env.OP_GEN_CRD_FRONT_END;
+    rmSync(outDir, { recursive: true, force: true });
+  }
+}
+
+const DECLINED = /^the syntax front end declined: /;
+
+async function assertSameAsChecker(cwd: string, apiDir: string): Promise<void> {
+  const checker = await generateWith('checker', cwd, apiDir);
+  const syntax = await generateWith('syntax', cwd, apiDir);
+  assert.ok(checker.ok, `the checker's walk fails: ${checker.ok ? '' : checker.error}`);
+  assert.ok(syntax.ok, `the syntax front end does not read it: ${syntax.ok ? '' : syntax.error}`);
+  assert.deepEqual(syntax.files, checker.files);
+}
+
+describe('generate crd: the syntax front end', () => {
+  it('reads the scaffolded API and writes what the type checker walk writes', async () => {
+    const { dir, cleanup } = await scaffoldTemplate();
+    try {
+      await assertSameAsChecker(dir, 'src/api');
+    } finally {
+      cleanup();
+    }
+  });
+
+  it('reads the CEL and parity fixtures and the synthetic bench API alike', async () => {
+    await assertSameAsChecker(FIXTURE, 'api-cel');
+    await assertSameAsChecker(join(FIXTURE, 'parity'), 'api');
+    const synthetic = join(work, 'synthetic');
+    writeFiles(synthetic, renderTypeScript(syntheticApi({ kinds: 12, fields: 20 })));
+    await assertSameAsChecker(synthetic, 'src/api');
+  });
+
+  it('declines what it does not read (intersections, client-node types, never, namespace imports), and auto mode writes the checker walk output', async () => {
+    for (const apiDir of ['api', 'api-k8s', 'api-unions', 'api-big']) {
+      const syntax = await generateWith('syntax', FIXTURE, apiDir);
+      assert.ok(!syntax.ok && DECLINED.test(syntax.error), `${apiDir}: ${syntax.ok ? 'read' : syntax.error}`);
+      const auto = await generateWith('auto', FIXTURE, apiDir);
+      const checker = await generateWith('checker', FIXTURE, apiDir);
+      assert.deepEqual(auto, checker, apiDir);
+    }
+  });
+
+  it('hands every problem to the checker walk: auto mode reports it as the checker walk does', async () => {
+    const dir = join(work, 'problem');
+    const api = join(dir, 'src/api/x/v1');
+    mkdirSync(api, { recursive: true });
+    writeFileSync(
+      join(api, 'groupversion.ts'),
+      "export const groupVersion = { group: 'x.example.com', version: 'v1' } as const;\n",
+    );
+    // @minimum on a string: the syntax front end reads the source but the marker does not fit.
+    writeFileSync(
+      join(api, 'thing.ts'),
+      "import type { ObjectMeta } from 'op-gen';\n/** @kind */\nexport interface Thing {\n  apiVersion: string;\n  kind: string;\n  metadata: ObjectMeta;\n  spec: {\n    /** @minimum 1 */\n    name: string;\n  };\n}\n",
+    );
+    const auto = await generateWith('auto', dir, 'src/api');
+    const checker = await generateWith('checker', dir, 'src/api');
+    assert.ok(!checker.ok);
+    assert.deepEqual(auto, checker);
+    assert.match(checker.ok ? '' : checker.error, /thing\.ts:8: @minimum/);
+  });
+});
+
+// ---- Property: random API sources, both front ends ----
+
+const ALPHABET = ['Alpha', 'Beta', 'Gamma', 'Delta'];
+const SCALARS = [
+  'string',
+  'number',
+  'boolean',
+  'int32',
+  'int64',
+  'float64',
+  'Quantity',
+  'IntOrString',
+  'Time',
+  'Duration',
+];
+const NAMED = ['Item', 'Port', 'Mode', 'Bag', 'Tags', 'Condition', 'PreserveUnknownFields'];
+const MARKERS = [
+  '@minimum 1',
+  '@maxLength 10',
+  '@pattern ^[a-z]+$',
+  '@default "x"',
+  '@optional',
+  '@required',
+  '@nullable',
+  '@items:maxLength 3',
+  '@listType set',
+  '@maxItems 4',
+  '@schemaless',
+  '@validation self.size() > 0',
+  '@preserveUnknownFields',
+  '@format email',
+];
+
+/** Mostly prefixes of one order (which the syntax reader reads), sometimes any order (which it may decline). */
+const enumType = fc
+  .oneof(
+    { weight: 12, arbitrary: fc.integer({ min: 1, max: 3 }).map((n) => ALPHABET.slice(0, n)) },
+    { weight: 1, arbitrary: fc.uniqueArray(fc.constantFrom(...ALPHABET), { minLength: 1, maxLength: 3 }) },
+  )
+  .map((vs) => vs.map((v) => `'${v}'`).join(' | '));
+
+const leafType = fc.oneof(fc.constantFrom(...SCALARS), fc.constantFrom(...NAMED), enumType);
+
+/** An element type as `T[]` needs it written. */
+const paren = (t: string): string => (t.includes('|') || t.startsWith('readonly') ? `(${t})` : t);
+
+const fieldType: fc.Arbitrary<string> = fc.letrec<{ t: string }>((tie) => ({
+  t: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    leafType,
+    tie('t').map((t) => `${paren(t)}[]`),
+    tie('t').map((t) => `Array<${t}>`),
+    tie('t').map((t) => `readonly ${paren(t)}[]`),
+    tie('t').map((t) => `Record<string, ${t}>`),
+    tie('t').map((t) => `${t} | null`),
+    tie('t').map((t) => `{ inner: ${t}; other?: string }`),
+  ),
+})).t;
+
+const doc = fc.record({
+  description: fc.constantFrom('', 'A field.', 'Two\n * lines.'),
+  markers: fc.oneof(
+    { weight: 3, arbitrary: fc.constant([]) },
+    { weight: 2, arbitrary: fc.subarray(MARKERS, { maxLength: 2 }) },
+  ),
+});
+const renderDoc = (d: { description: string; markers: string[] }, indent: string): string => {
+  const lines = [...(d.description ? [d.description] : []), ...d.markers];
+  return lines.length === 0
+    ? ''
+    : `${indent}/**\n${lines.map((l) => `${indent} * ${l}`).join('\n')}\n${indent} */\n`;
+};
+
+const field = fc.record({
+  name: fc.constantFrom('a', 'b', 'c', 'mode', 'items'),
+  optional: fc.boolean(),
+  type: fieldType,
+  doc,
+});
+/** A breakage the checker walk reports (or an edge the syntax reader must get right). */
+const breakage = fc.constantFrom(
+  '',
+  '',
+  '',
+  '',
+  '',
+  '',
+  '',
+  '',
+  '',
+  '  missing: Missing;\n',
+  '  x: string y: number;\n',
+  '  l: Array<string,>;\n',
+  '  r: readonly string;\n',
+  "  d: 'Alpha' | 'Alpha';\n",
+  '  m(): void;\n',
+  '  n?: never;\n',
+  '  u: unknown;\n',
+  '  o: object;\n',
+);
+
+const apiSources = fc.record({
+  spec: fc.uniqueArray(field, { selector: (f) => f.name, minLength: 1, maxLength: 4 }),
+  item: fc.uniqueArray(field, { selector: (f) => f.name, minLength: 1, maxLength: 3 }),
+  itemDoc: doc,
+  port: fc.constantFrom('int32', 'string', 'number'),
+  portDoc: doc,
+  mode: enumType,
+  modeDoc: doc,
+  bag: fieldType,
+  tags: fieldType,
+  breakage,
+});
+
+function render(s: fc.infer<typeof apiSources>): string {
+  const fields = (fs: readonly fc.infer<typeof field>[]): string =>
+    fs.map((f) => `${renderDoc(f.doc, '  ')}  ${f.name}${f.optional ? '?' : ''}: ${f.type};\n`).join('');
+  return [
+    "import type { Condition, Duration, float64, int32, int64, IntOrString, ObjectMeta, PreserveUnknownFields, Quantity, Time } from 'op-gen';\n",
+    `${renderDoc(s.itemDoc, '')}export interface Item {\n${fields(s.item)}}\n`,
+    `${renderDoc(s.portDoc, '')}export type Port = ${s.port};\n`,
+    `${renderDoc(s.modeDoc, '')}type Mode = ${s.mode};\n`,
+    `/** A bag. */\nexport type Bag = { value: ${s.bag} };\n`,
+    `export interface Tags {\n  [key: string]: ${s.tags};\n}\n`,
+    `export interface ThingSpec {\n${fields(s.spec)}${s.breakage}}\n`,
+    '/**\n * Thing is a kind.\n * @kind\n * @subresource status\n */\n',
+    'export interface Thing {\n  apiVersion: string;\n  kind: string;\n  metadata: ObjectMeta;\n  spec: ThingSpec;\n  status?: { conditions?: Condition[] };\n}\n',
+  ].join('');
+}
+
+describe('generate crd: the syntax front end against the type checker walk (property)', () => {
+  it('writes the same CRD or declines; never reads a source the checker walk fails on', async () => {
+    let read = 0;
+    let runs = 0;
+    const dir = join(work, 'property');
+    const api = join(dir, 'src/api/x/v1');
+    mkdirSync(api, { recursive: true });
+    writeFileSync(
+      join(api, 'groupversion.ts'),
+      "export const groupVersion = { group: 'x.example.com', version: 'v1' } as const;\n",
+    );
+    await fc.assert(
+      fc.asyncProperty(apiSources, async (sources) => {
+        runs++;
+        writeFileSync(join(api, 'thing.ts'), render(sources));
+        const checker = await generateWith('checker', dir, 'src/api');
+        const syntax = await generateWith('syntax', dir, 'src/api');
+        if (syntax.ok) {
+          read++;
+          assert.ok(
+            checker.ok,
+            `the syntax front end read a source the checker walk fails on: ${checker.ok ? '' : checker.error}`,
+          );
+          assert.deepEqual(syntax.files, checker.files);
+        } else if (!DECLINED.test(syntax.error)) {
+          // Read, then a check after the walk failed: the checker walk must fail too (auto mode reruns it).
+          assert.ok(!checker.ok, `only the syntax front end failed: ${syntax.error}`);
+        }
+      }),
+      { numRuns: Number(process.env.OP_GEN_FUZZ_RUNS ?? 150) },
+    );
+    // The property means something only if the syntax front end reads a good share of the sources.
+    assert.ok(read >= runs * 0.15, `the syntax front end read ${read} of ${runs} sources`);
+  });
+});
