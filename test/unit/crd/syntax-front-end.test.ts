@@ -165,12 +165,12 @@ const fieldType: fc.Arbitrary<string> = fc.letrec<{ t: string }>((tie) => ({
 const doc = fc.record({
   description: fc.constantFrom('', 'A field.', 'Two\n * lines.'),
   markers: fc.oneof(
-    { weight: 3, arbitrary: fc.constant([]) },
+    { weight: 3, arbitrary: fc.constant<string[]>([]) },
     { weight: 2, arbitrary: fc.subarray(MARKERS, { maxLength: 2 }) },
   ),
 });
-const renderDoc = (d: { description: string; markers: string[] }, indent: string): string => {
-  const lines = [...(d.description ? [d.description] : []), ...d.markers];
+const renderDoc = (d: { description: string; markers?: readonly string[] }, indent: string): string => {
+  const lines = [...(d.description ? [d.description] : []), ...(d.markers ?? [])];
   return lines.length === 0
     ? ''
     : `${indent}/**\n${lines.map((l) => `${indent} * ${l}`).join('\n')}\n${indent} */\n`;
@@ -217,8 +217,10 @@ const apiSources = fc.record({
   breakage,
 });
 
-function render(s: fc.infer<typeof apiSources>): string {
-  const fields = (fs: readonly fc.infer<typeof field>[]): string =>
+type ValueOf<A> = A extends fc.Arbitrary<infer T> ? T : never;
+
+function render(s: ValueOf<typeof apiSources>): string {
+  const fields = (fs: readonly ValueOf<typeof field>[]): string =>
     fs.map((f) => `${renderDoc(f.doc, '  ')}  ${f.name}${f.optional ? '?' : ''}: ${f.type};\n`).join('');
   return [
     "import type { Condition, Duration, float64, int32, int64, IntOrString, ObjectMeta, PreserveUnknownFields, Quantity, Time } from 'op-gen';\n",
