@@ -245,7 +245,11 @@ function kindVersion(
 }
 
 /** Kind name, plural, singular, scope, short names and categories from `@kind`, `@resource`, `@plural`, .... */
-export function kindNames(markers: readonly CrdMarker[], declName: string, location: SourceLocation): KindNames {
+export function kindNames(
+  markers: readonly CrdMarker[],
+  declName: string,
+  location: SourceLocation,
+): KindNames {
   const one = (name: string): CrdMarker | undefined => markers.find((m) => m.spec.name === name);
   const all = (name: string): CrdMarker[] => markers.filter((m) => m.spec.name === name);
   const resource = one('resource')?.args ?? {};
