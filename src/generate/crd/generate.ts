@@ -70,7 +70,7 @@ async function planCrds(ctx: GeneratorContext, options: GenerateCrdsOptions): Pr
   if (front !== 'checker') {
     let walked: WalkResult | undefined;
     try {
-      walked = syntaxWalkApi({ cwd: ctx.cwd, apiDir: ctx.apiDir });
+      walked = await syntaxWalkApi({ cwd: ctx.cwd, apiDir: ctx.apiDir });
     } catch (err) {
       if (!(err instanceof Declined)) throw err;
       if (front === 'syntax') throw new OpGenError(`the syntax front end declined: ${err.message}`);

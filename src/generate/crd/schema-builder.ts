@@ -655,7 +655,8 @@ export class SchemaBuilder {
 
 export type { JsonValue };
 
-function markEmbedded(node: JSONSchemaProps, into: WeakSet<JSONSchemaProps>): void {
+/** Marks a built-in type's schema and every node below it as embedded (size-budget.ts trims those first). */
+export function markEmbedded(node: JSONSchemaProps, into: WeakSet<JSONSchemaProps>): void {
   into.add(node);
   for (const child of Object.values(node.properties ?? {})) markEmbedded(child, into);
   if (node.items) markEmbedded(node.items, into);

@@ -15,12 +15,13 @@ import type {
 } from '../../source/decl-syntax/ast.ts';
 import { Declined } from '../../source/decl-syntax/declined.ts';
 import { declDoc } from '../../source/decl-syntax/doc.ts';
-import { DeclProgram, typeNodes } from '../../source/decl-syntax/program.ts';
+import { DeclProgram, K8S_MODULE, typeNodes } from '../../source/decl-syntax/program.ts';
 import { findVersionFolders } from '../../source/discover.ts';
 import { opGenTypesDir } from '../../source/api-program.ts';
 import { goFormLines, goFormProblems } from '../go-forms.ts';
 import { crdMarkers, type CrdMarker } from './markers.ts';
 import { kindNames, rootFieldDescription, type KindVersion, type WalkResult } from './model.ts';
+import { markEmbedded, type BuiltinSchemas } from './schema-builder.ts';
 import { applySchemaMarkers, formatSchema, type PendingCelRule, type Where } from './schema-markers.ts';
 
 /**
@@ -40,6 +41,7 @@ type Shape =
   | { readonly s: 'array'; readonly element: TypeNode; readonly file: DeclFile }
   | { readonly s: 'record'; readonly value: TypeNode; readonly file: DeclFile }
   | { readonly s: 'objectMeta' | 'preserve' }
+  | { readonly s: 'builtin'; readonly name: string; readonly key: object }
   | {
       readonly s: 'object';
       readonly key: object;
@@ -82,7 +84,7 @@ function opGenMetaFile(): string {
 }
 
 /** The walk over the syntax, or `Declined` with the first reason it does not read the sources. */
-export function syntaxWalkApi(options: { cwd: string; apiDir?: string }): WalkResult {
+export async function syntaxWalkApi(options: { cwd: string; apiDir?: string }): Promise<WalkResult> {
   const cwd = options.cwd;
   const apiDir = options.apiDir ?? 'src/api';
   const folders = findVersionFolders(cwd, apiDir);
@@ -92,6 +94,9 @@ export function syntaxWalkApi(options: { cwd: string; apiDir?: string }): WalkRe
   program.file(opGenMetaFile());
   // Every name in every file read resolves (the checker's pre-check would report one that does not).
   for (let i = 0; i < program.files.length; i++) walker.checkNames(program.files[i] as DeclFile);
+  // The schema data loads only when an API uses a built-in type (as in the checker walk).
+  if (program.files.some((f) => f.statements.some((s) => s.s === 'import' && s.module === K8S_MODULE)))
+    walker.builtins = await import('./builtin-schemas.ts');
   walker.checkLiterals();
 
   const kinds: KindVersion[] = [];
@@ -128,7 +133,7 @@ export function syntaxWalkApi(options: { cwd: string; apiDir?: string }): WalkRe
       origins: new WeakMap(),
       celRules: walker.celRules,
       failed: new WeakSet(),
-      embeddedK8s: new WeakSet(),
+      embeddedK8s: walker.embeddedK8s,
     },
   };
 }
@@ -141,10 +146,21 @@ class SyntaxWalker {
   readonly #docs = new Map<DeclFile, Map<number, DocComment>>();
   readonly #display = new Map<DeclFile, string>();
   readonly celRules: PendingCelRule[] = [];
+  readonly embeddedK8s = new WeakSet<JSONSchemaProps>();
+  /** The built-in types' schemas, when the API imports any. */
+  builtins: BuiltinSchemas | undefined;
+  readonly #builtinKeys = new Map<string, object>();
 
   constructor(program: DeclProgram, cwd: string) {
     this.#program = program;
     this.#cwd = cwd;
+  }
+
+  #builtinKey(file: DeclFile, name: string): object {
+    const id = `${file.fileName}\0${name}`;
+    let key = this.#builtinKeys.get(id);
+    if (!key) this.#builtinKeys.set(id, (key = {}));
+    return key;
   }
 
   decline(file: DeclFile, at: number, reason: string): never {
@@ -473,6 +489,16 @@ class SyntaxWalker {
         switch (resolved.r) {
           case 'format':
             return { shape: { s: 'format', format: resolved.format }, nullable: false };
+          case 'builtin':
+            // The checker walk's stub declares a file's imports anew per file: one type per file and name.
+            return {
+              shape: {
+                s: 'builtin',
+                name: resolved.name,
+                key: this.#builtinKey(resolved.file, resolved.name),
+              },
+              nullable: false,
+            };
           case 'lib':
             if (resolved.name === 'Record')
               return { shape: { s: 'record', value: node.args?.[1] as TypeNode, file }, nullable: false };
@@ -580,6 +606,16 @@ class SyntaxWalker {
           type: 'array',
           items: this.#schemaFor(items, element?.node, element?.file ?? shape.file, itemsWhere, [], at),
         };
+      }
+      case 'builtin': {
+        // schema-builder `#builtin` (cached per type as `#typeSchema` caches it).
+        const cached = this.#cache.get(shape.key);
+        if (cached) return cached;
+        const schema = this.builtins?.builtinSchemaFor(shape.name);
+        if (!schema) return this.decline(at.file, at.start, `${shape.name} has no built-in schema`);
+        markEmbedded(schema, this.embeddedK8s);
+        this.#cache.set(shape.key, schema);
+        return schema;
       }
       case 'objectMeta':
         return { type: 'object' };

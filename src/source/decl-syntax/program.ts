@@ -4,6 +4,9 @@ import type { DeclFile, InterfaceDecl, Statement, TypeAliasDecl, TypeNode } from
 import { Declined } from './declined.ts';
 import { parseDeclFile } from './parser.ts';
 
+/** Kubernetes' types, as API sources import them (`import type { V1PodSpec } from '@kubernetes/client-node'`). */
+export const K8S_MODULE = '@kubernetes/client-node';
+
 /** The op-gen helper types an API source may import, by what they are to a schema. */
 export const OP_GEN_FORMATS: ReadonlyMap<string, string> = new Map([
   ['int32', 'int32'],
@@ -38,6 +41,8 @@ export type Resolved =
     }
   | { readonly r: 'alias'; readonly file: DeclFile; readonly decl: TypeAliasDecl; readonly opGen: boolean }
   | { readonly r: 'format'; readonly format: string }
+  /** A Kubernetes type imported from @kubernetes/client-node (its schema comes from data). */
+  | { readonly r: 'builtin'; readonly name: string; readonly file: DeclFile }
   | { readonly r: 'lib'; readonly name: 'Array' | 'ReadonlyArray' | 'Record' };
 
 interface FileScope {
@@ -109,6 +114,7 @@ export class DeclProgram {
         }
         return this.resolveType(this.file(this.#opGenMeta), imported.name, 0);
       }
+      if (imported.module === K8S_MODULE) return { r: 'builtin', name: imported.name, file };
       const target = this.#module(file, imported.module, at);
       const decl = this.#scope(target).types.get(imported.name);
       if (!decl || !decl.exported) {
@@ -168,6 +174,9 @@ export class DeclProgram {
         if (stmt.module === 'op-gen') {
           if (!OP_GEN_FORMATS.has(name) && !OP_GEN_INTERFACES.has(name) && name !== 'SchemaFormatTag')
             throw new Declined(`${file.fileName}:${file.lineOf(stmt.start)}`, `\`${name}\` from op-gen`);
+        } else if (stmt.module === K8S_MODULE) {
+          // The checker walk declares every name a file imports from it (api-program.ts); the walk
+          // then needs a schema for the ones used.
         } else if (OP_GEN_SUBPATH_VALUES.has(stmt.module)) {
           this.resolveValue(file, local, stmt.start);
         } else {

@@ -28,11 +28,12 @@ async function generateWith(
   front: 'checker' | 'syntax' | 'auto',
   cwd: string,
   apiDir: string,
+  maxDescLen?: 'auto' | number,
 ): Promise<Outcome> {
   const outDir = join(work, `out-${outs++}`);
   process.env.OP_GEN_CRD_FRONT_END = front;
   try {
-    await generateCrds({ cwd, apiDir, outDir });
+    await generateCrds({ cwd, apiDir, outDir, ...(maxDescLen === undefined ? {} : { maxDescLen }) });
     const files: Record<string, string> = {};
     for (const f of readdirSync(outDir).sort()) files[f] = readFileSync(join(outDir, f), 'utf8');
     return { ok: true, files };
@@ -46,9 +47,9 @@ async function generateWith(
 
 const DECLINED = /^the syntax front end declined: /;
 
-async function assertSameAsChecker(cwd: string, apiDir: string): Promise<void> {
-  const checker = await generateWith('checker', cwd, apiDir);
-  const syntax = await generateWith('syntax', cwd, apiDir);
+async function assertSameAsChecker(cwd: string, apiDir: string, maxDescLen?: 'auto' | number): Promise<void> {
+  const checker = await generateWith('checker', cwd, apiDir, maxDescLen);
+  const syntax = await generateWith('syntax', cwd, apiDir, maxDescLen);
   assert.ok(checker.ok, `the checker's walk fails: ${checker.ok ? '' : checker.error}`);
   assert.ok(syntax.ok, `the syntax front end does not read it: ${syntax.ok ? '' : syntax.error}`);
   assert.deepEqual(syntax.files, checker.files);
@@ -72,8 +73,15 @@ describe('generate crd: the syntax front end', () => {
     await assertSameAsChecker(synthetic, 'src/api');
   });
 
-  it('declines what it does not read (intersections, client-node types, never, namespace imports), and auto mode writes the checker walk output', async () => {
-    for (const apiDir of ['api', 'api-k8s', 'api-unions', 'api-big']) {
+  it('reads Kubernetes built-in types (four embedded pod templates), with descriptions trimmed to fit alike', async () => {
+    await assertSameAsChecker(FIXTURE, 'api-big');
+    await assertSameAsChecker(FIXTURE, 'api-big', 'auto');
+    await assertSameAsChecker(FIXTURE, 'api-big', 40);
+    await assertSameAsChecker(new URL('../../fixtures/types-bench/', import.meta.url).pathname, 'api');
+  });
+
+  it('declines what it does not read (intersections, never, namespace imports), and auto mode writes the checker walk output', async () => {
+    for (const apiDir of ['api', 'api-k8s', 'api-unions']) {
       const syntax = await generateWith('syntax', FIXTURE, apiDir);
       assert.ok(!syntax.ok && DECLINED.test(syntax.error), `${apiDir}: ${syntax.ok ? 'read' : syntax.error}`);
       const auto = await generateWith('auto', FIXTURE, apiDir);
@@ -118,7 +126,17 @@ const SCALARS = [
   'Time',
   'Duration',
 ];
-const NAMED = ['Item', 'Port', 'Mode', 'Bag', 'Tags', 'Condition', 'PreserveUnknownFields'];
+const NAMED = [
+  'Item',
+  'Port',
+  'Mode',
+  'Bag',
+  'Tags',
+  'Condition',
+  'PreserveUnknownFields',
+  'V1ObjectReference',
+  'V1ResourceRequirements',
+];
 const MARKERS = [
   '@minimum 1',
   '@maxLength 10',
@@ -224,6 +242,7 @@ function render(s: ValueOf<typeof apiSources>): string {
     fs.map((f) => `${renderDoc(f.doc, '  ')}  ${f.name}${f.optional ? '?' : ''}: ${f.type};\n`).join('');
   return [
     "import type { Condition, Duration, float64, int32, int64, IntOrString, ObjectMeta, PreserveUnknownFields, Quantity, Time } from 'op-gen';\n",
+    "import type { V1ObjectReference, V1ResourceRequirements } from '@kubernetes/client-node';\n",
     `${renderDoc(s.itemDoc, '')}export interface Item {\n${fields(s.item)}}\n`,
     `${renderDoc(s.portDoc, '')}export type Port = ${s.port};\n`,
     `${renderDoc(s.modeDoc, '')}type Mode = ${s.mode};\n`,
