@@ -406,7 +406,21 @@ export class SchemaBuilder {
       if (!element)
         throw this.#unsupported(where, 'is an array of unknown element type', 'Write the element type');
       const itemsWhere = { path: `${where.path}[]`, location: where.location };
-      return { type: 'array', items: this.schemaFor(element, elementNode, itemsWhere) };
+      // `type Nested = Nested[]` is valid TypeScript: an array that contains itself.
+      const arrayId = (type as { id?: number }).id ?? -1;
+      if (this.#inProgress.has(arrayId)) {
+        throw this.#unsupported(
+          where,
+          `is recursive (\`${checker.typeToString(type)}\` contains itself)`,
+          'Structural schemas cannot be recursive: cut the cycle, e.g. with a `PreserveUnknownFields` field',
+        );
+      }
+      this.#inProgress.add(arrayId);
+      try {
+        return { type: 'array', items: this.schemaFor(element, elementNode, itemsWhere) };
+      } finally {
+        this.#inProgress.delete(arrayId);
+      }
     }
     // Object types are resolved once.
     const id = (type as { id?: number }).id ?? -1;

@@ -77,6 +77,9 @@ const PRE_CREATED_LITERALS = new Set([
   'duration',
 ]);
 
+/** Nesting of types below a field past which the walk declines (a self-referencing alias). */
+const MAX_DEPTH = 64;
+
 /** The op-gen declarations the syntax front end reads ObjectMeta, Condition, ... from. */
 function opGenMetaFile(): string {
   const dir = opGenTypesDir();
@@ -143,6 +146,7 @@ class SyntaxWalker {
   readonly #cwd: string;
   readonly #cache = new Map<object, JSONSchemaProps>();
   readonly #inProgress = new Set<object>();
+  #depth = 0;
   readonly #docs = new Map<DeclFile, Map<number, DocComment>>();
   readonly #display = new Map<DeclFile, string>();
   readonly celRules: PendingCelRule[] = [];
@@ -584,6 +588,23 @@ class SyntaxWalker {
 
   /** schema-builder `#typeSchema` and `#objectSchema`. */
   #typeSchema(
+    typed: Typed,
+    where: Where,
+    element: { node: TypeNode; file: DeclFile } | undefined,
+    at: { file: DeclFile; start: number },
+  ): JSONSchemaProps {
+    // Arrays and maps are not cached: `type A = A[]` (an error the checker walk reports) would
+    // otherwise nest without end.
+    if (this.#depth > MAX_DEPTH) return this.decline(at.file, at.start, 'types nested too deep');
+    this.#depth++;
+    try {
+      return this.#typeSchemaOf(typed, where, element, at);
+    } finally {
+      this.#depth--;
+    }
+  }
+
+  #typeSchemaOf(
     typed: Typed,
     where: Where,
     element: { node: TypeNode; file: DeclFile } | undefined,

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
+import { OpGenError } from '../../../src/errors.ts';
 import { generateCrds } from '../../../src/generate/crd/index.ts';
 import { renderTypeScript, syntheticApi, writeFiles } from '../../../bench/synthetic-api.ts';
 import { scaffoldTemplate } from '../broken-input/project.ts';
@@ -21,7 +22,7 @@ after(() => rmSync(work, { recursive: true, force: true }));
 
 type Outcome =
   | { readonly ok: true; readonly files: Record<string, string> }
-  | { readonly ok: false; readonly error: string };
+  | { readonly ok: false; readonly error: string; readonly internal: boolean };
 
 let outs = 0;
 async function generateWith(
@@ -38,7 +39,8 @@ async function generateWith(
     for (const f of readdirSync(outDir).sort()) files[f] = readFileSync(join(outDir, f), 'utf8');
     return { ok: true, files };
   } catch (err) {
-    return { ok: false, error: (err as Error).message };
+    // An error that is not op-gen's own is an internal error (the CLI exits 70): a defect.
+    return { ok: false, error: (err as Error).message, internal: !(err instanceof OpGenError) };
   } finally {
     delete process.env.OP_GEN_CRD_FRONT_END;
     rmSync(outDir, { recursive: true, force: true });
@@ -220,6 +222,7 @@ const breakage = fc.constantFrom(
   '  n?: never;\n',
   '  u: unknown;\n',
   '  o: object;\n',
+  '  self: Self;\n',
 );
 
 const apiSources = fc.record({
@@ -248,6 +251,7 @@ function render(s: ValueOf<typeof apiSources>): string {
     `${renderDoc(s.modeDoc, '')}type Mode = ${s.mode};\n`,
     `/** A bag. */\nexport type Bag = { value: ${s.bag} };\n`,
     `export interface Tags {\n  [key: string]: ${s.tags};\n}\n`,
+    'type Self = Self[];\n',
     `export interface ThingSpec {\n${fields(s.spec)}${s.breakage}}\n`,
     '/**\n * Thing is a kind.\n * @kind\n * @subresource status\n */\n',
     'export interface Thing {\n  apiVersion: string;\n  kind: string;\n  metadata: ObjectMeta;\n  spec: ThingSpec;\n  status?: { conditions?: Condition[] };\n}\n',
@@ -255,7 +259,7 @@ function render(s: ValueOf<typeof apiSources>): string {
 }
 
 describe('generate crd: the syntax front end against the type checker walk (property)', () => {
-  it('writes the same CRD or declines; never reads a source the checker walk fails on', async () => {
+  it('writes the same CRD or declines; never reads a source the checker walk fails on; neither has an internal error', async () => {
     let read = 0;
     let runs = 0;
     const dir = join(work, 'property');
@@ -271,6 +275,14 @@ describe('generate crd: the syntax front end against the type checker walk (prop
         writeFileSync(join(api, 'thing.ts'), render(sources));
         const checker = await generateWith('checker', dir, 'src/api');
         const syntax = await generateWith('syntax', dir, 'src/api');
+        assert.ok(
+          checker.ok || !checker.internal,
+          `the checker walk failed with an internal error: ${checker.ok ? '' : checker.error}`,
+        );
+        assert.ok(
+          syntax.ok || !syntax.internal,
+          `the syntax front end failed with an internal error: ${syntax.ok ? '' : syntax.error}`,
+        );
         if (syntax.ok) {
           read++;
           assert.ok(
