@@ -67,6 +67,14 @@ const CASES: BadCase[] = [
       /Thing\.spec\.tree\.children\[\]: is recursive \(`Node` contains itself\)\. Structural schemas cannot be recursive/,
   },
   {
+    // Valid TypeScript (an array that contains itself); was a stack overflow (exit 70).
+    name: 'recursive array alias',
+    decls: 'export type Nested = Nested[];',
+    spec: 'nested: Nested;',
+    error:
+      /Thing\.spec\.nested\[\]: is recursive \(`Nested` contains itself\)\. Structural schemas cannot be recursive/,
+  },
+  {
     name: 'bigint',
     spec: 'big: bigint;',
     error: /types\.ts:4: Thing\.spec\.big: is a bigint\. JSON has no bigint: use `int64`/,
