@@ -11,8 +11,7 @@ import type { GenerateOptions, Generator, GeneratorContext, GeneratorPlan } from
 import { runGenerator, type ResultOf } from '../run.ts';
 import { assembleCrds, VERSION_ANNOTATION, type CustomResourceDefinition } from './assemble.ts';
 import { walkApi, type KindVersion, type WalkResult } from './model.ts';
-import { syntaxWalkApi } from './syntax-walk.ts';
-import { Declined } from '../../source/decl-syntax/declined.ts';
+import { crdFrontEnd, syntaxWalk } from './front-end.ts';
 import {
   crdBytes,
   fitDescriptions,
@@ -67,36 +66,16 @@ async function planCrds(ctx: GeneratorContext, options: GenerateCrdsOptions): Pr
     });
   }
   const front = crdFrontEnd();
-  if (front !== 'checker') {
-    let walked: WalkResult | undefined;
+  const walked = await syntaxWalk({ cwd: ctx.cwd, apiDir: ctx.apiDir }, front);
+  if (walked) {
     try {
-      walked = await syntaxWalkApi({ cwd: ctx.cwd, apiDir: ctx.apiDir });
+      return await planFrom(ctx, options, walked);
     } catch (err) {
-      if (!(err instanceof Declined)) throw err;
-      if (front === 'syntax') throw new OpGenError(`the syntax front end declined: ${err.message}`);
-    }
-    if (walked) {
-      try {
-        return await planFrom(ctx, options, walked);
-      } catch (err) {
-        // A problem is reported as the type checker's walk finds it (same messages, same locations).
-        if (front === 'syntax') throw err;
-      }
+      // A problem is reported as the type checker's walk finds it (same messages, same locations).
+      if (front === 'syntax') throw err;
     }
   }
   return planFrom(ctx, options, await walkApi({ cwd: ctx.cwd, apiDir: ctx.apiDir }, { collectDocs: false }));
-}
-
-/**
- * Which walk reads the API sources: `auto` (the default) tries the syntax front end
- * (syntax-walk.ts) and falls back to the type checker's; `checker` and `syntax` force one (for
- * tests and for finding out why a project is not read by the fast one).
- */
-function crdFrontEnd(): 'auto' | 'checker' | 'syntax' {
-  const value = process.env.OP_GEN_CRD_FRONT_END;
-  if (value === undefined || value === '' || value === 'auto') return 'auto';
-  if (value === 'checker' || value === 'syntax') return value;
-  throw new OpGenError(`OP_GEN_CRD_FRONT_END must be auto, checker or syntax, got ${value}`, { exitCode: 2 });
 }
 
 /** The CRDs of a walk: the checks after it, assembly, the size budget, the files. */

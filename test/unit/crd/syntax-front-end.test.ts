@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { OpGenError } from '../../../src/errors.ts';
+import { loadApiKinds } from '../../../src/generate/api-model.ts';
 import { generateCrds } from '../../../src/generate/crd/index.ts';
 import { renderTypeScript, syntheticApi, writeFiles } from '../../../bench/synthetic-api.ts';
 import { scaffoldTemplate } from '../broken-input/project.ts';
@@ -89,6 +90,30 @@ describe('generate crd: the syntax front end', () => {
       const auto = await generateWith('auto', FIXTURE, apiDir);
       const checker = await generateWith('checker', FIXTURE, apiDir);
       assert.deepEqual(auto, checker, apiDir);
+    }
+  });
+
+  it('gives generate client the same kinds (loadApiKinds) as the checker walk', async () => {
+    const { dir, cleanup } = await scaffoldTemplate();
+    try {
+      for (const [cwd, apiDir] of [
+        [dir, 'src/api'],
+        [FIXTURE, 'api-cel'],
+        [FIXTURE, 'api-big'],
+        [join(FIXTURE, 'parity'), 'api'],
+      ] as const) {
+        const kinds = async (front: 'checker' | 'syntax'): Promise<unknown> => {
+          process.env.OP_GEN_CRD_FRONT_END = front;
+          try {
+            return await loadApiKinds({ cwd, apiDir });
+          } finally {
+            delete process.env.OP_GEN_CRD_FRONT_END;
+          }
+        };
+        assert.deepEqual(await kinds('syntax'), await kinds('checker'), `${cwd} ${apiDir}`);
+      }
+    } finally {
+      cleanup();
     }
   });
 
