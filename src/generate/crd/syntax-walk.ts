@@ -45,11 +45,18 @@ type Shape =
   | {
       readonly s: 'object';
       readonly key: object;
-      readonly members: readonly Member[];
+      /** Its properties with the file declaring each (an interface's own, then those it inherits). */
+      readonly members: readonly Owned[];
       readonly file: DeclFile;
       /** The interface or type alias declaring it (none for an inline `{ ... }`). */
       readonly decl: InterfaceDecl | TypeAliasDecl | undefined;
     };
+
+/** A member and the file that declares it (an inherited member's is its base's). */
+interface Owned {
+  readonly file: DeclFile;
+  readonly member: Member;
+}
 
 interface Typed {
   readonly shape: Shape;
@@ -271,8 +278,10 @@ class SyntaxWalker {
       }
     };
     for (const stmt of file.statements) {
-      if (stmt.s === 'interface') for (const m of stmt.members) checkType(m.type);
-      else if (stmt.s === 'alias') checkType(stmt.type);
+      if (stmt.s === 'interface') {
+        for (const base of stmt.extends) checkType(base);
+        for (const m of stmt.members) checkType(m.type);
+      } else if (stmt.s === 'alias') checkType(stmt.type);
       else if (stmt.s === 'const') checkValue(stmt.init, stmt.start);
     }
   }
@@ -408,6 +417,33 @@ class SyntaxWalker {
     };
   }
 
+  /**
+   * An interface's properties as the checker lists them (`getPropertiesOfType`): its own, then each
+   * base's in the order written, a name already present skipped. Index signatures only without bases.
+   */
+  #interfaceMembers(file: DeclFile, decl: InterfaceDecl, path: readonly InterfaceDecl[]): Owned[] {
+    const own = owned(file, decl.members);
+    if (decl.extends.length === 0) return own;
+    if (path.includes(decl)) return this.decline(file, decl.start, 'an interface that extends itself');
+    if (own.some((m) => m.member.m === 'index'))
+      return this.decline(file, decl.start, 'an index signature with extends');
+    const out = [...own];
+    const names = new Set(own.map((m) => (m.member.m === 'property' ? m.member.name : '')));
+    for (const base of decl.extends) {
+      const resolved = this.#program.resolveType(file, base.name, base.start);
+      if (resolved.r !== 'interface')
+        return this.decline(file, base.start, `extends ${base.name}, which is not an interface`);
+      for (const inherited of this.#interfaceMembers(resolved.file, resolved.decl, [...path, decl])) {
+        if (inherited.member.m !== 'property')
+          return this.decline(file, base.start, 'an inherited index signature');
+        if (names.has(inherited.member.name)) continue;
+        names.add(inherited.member.name);
+        out.push(inherited);
+      }
+    }
+    return out;
+  }
+
   /** model.ts `rootSchema`. */
   #rootSchema(
     file: DeclFile,
@@ -416,28 +452,28 @@ class SyntaxWalker {
     description: string,
     location: SourceLocation,
   ): JSONSchemaProps {
-    const props = decl.members;
-    if (!props.some((p) => p.m === 'property' && (p.name === 'spec' || p.name === 'status')))
+    const props = this.#interfaceMembers(file, decl, []);
+    if (!props.some(({ member: p }) => p.m === 'property' && (p.name === 'spec' || p.name === 'status')))
       return this.decline(file, decl.start, 'a kind with neither spec nor status');
     const properties: Record<string, JSONSchemaProps> = {};
     const required: string[] = [];
-    for (const prop of props) {
+    for (const { file: declaredIn, member: prop } of props) {
       if (prop.m !== 'property') return this.decline(file, prop.start, 'an index signature on a kind');
       if (prop.name === 'apiVersion' || prop.name === 'kind') {
         properties[prop.name] = {
           type: 'string',
-          description: this.doc(file, prop.pos).description || rootFieldDescription(prop.name),
+          description: this.doc(declaredIn, prop.pos).description || rootFieldDescription(prop.name),
         };
         continue;
       }
       if (prop.name === 'metadata') {
-        const typed = this.#typed(file, prop.type, 0);
+        const typed = this.#typed(declaredIn, prop.type, 0);
         if (typed.shape.s !== 'objectMeta' || typed.nullable)
-          this.decline(file, prop.start, 'metadata that is not ObjectMeta');
+          this.decline(declaredIn, prop.start, 'metadata that is not ObjectMeta');
         properties.metadata = { type: 'object' };
         continue;
       }
-      const field = this.#fieldSchema(file, prop, { path: kindName, location });
+      const field = this.#fieldSchema(declaredIn, prop, { path: kindName, location });
       properties[prop.name] = field.schema;
       if (field.required) required.push(prop.name);
     }
@@ -465,7 +501,7 @@ class SyntaxWalker {
         return { shape: { s: 'array', element: node.element, file }, nullable: false };
       case 'object':
         return {
-          shape: { s: 'object', key: node, members: node.members, file, decl: undefined },
+          shape: { s: 'object', key: node, members: owned(file, node.members), file, decl: undefined },
           nullable: false,
         };
       case 'union': {
@@ -516,7 +552,7 @@ class SyntaxWalker {
               shape: {
                 s: 'object',
                 key: resolved.decl,
-                members: resolved.decl.members,
+                members: this.#interfaceMembers(resolved.file, resolved.decl, []),
                 file: resolved.file,
                 decl: resolved.decl,
               },
@@ -529,7 +565,7 @@ class SyntaxWalker {
                 shape: {
                   s: 'object',
                   key: aliased,
-                  members: aliased.members,
+                  members: owned(resolved.file, aliased.members),
                   file: resolved.file,
                   decl: resolved.decl,
                 },
@@ -685,8 +721,10 @@ class SyntaxWalker {
       typeMarkers = parsed.markers;
     }
     const at = { file, start: decl?.start ?? (shape.key as ObjectLiteralType).start };
-    const props = shape.members.filter((m): m is PropertyMember => m.m === 'property');
-    const index = shape.members.find((m) => m.m === 'index');
+    const props = shape.members.filter(
+      (m): m is { file: DeclFile; member: PropertyMember } => m.member.m === 'property',
+    );
+    const index = shape.members.find((m) => m.member.m === 'index')?.member;
     if (index) {
       if (props.length > 0) this.decline(file, index.start, 'fixed fields beside an index signature');
       const value = this.#typed(file, index.type, 0);
@@ -702,8 +740,8 @@ class SyntaxWalker {
     if (props.length === 0) return this.applyMarkers(schema, typeMarkers, where, at.file, at.start);
     const properties: Record<string, JSONSchemaProps> = {};
     const required: string[] = [];
-    for (const prop of props) {
-      const result = this.#fieldSchema(file, prop, where);
+    for (const { file: declaredIn, member: prop } of props) {
+      const result = this.#fieldSchema(declaredIn, prop, where);
       properties[prop.name] = result.schema;
       if (result.required) required.push(prop.name);
     }
@@ -741,6 +779,10 @@ class SyntaxWalker {
 function stripParens(node: TypeNode): TypeNode {
   while (node.t === 'paren') node = node.type;
   return node;
+}
+
+function owned(file: DeclFile, members: readonly Member[]): Owned[] {
+  return members.map((member) => ({ file, member }));
 }
 
 /** schema-builder `#stripNullable`. */

@@ -106,6 +106,8 @@ export interface InterfaceDecl extends Span {
   readonly s: 'interface';
   readonly exported: boolean;
   readonly name: string;
+  /** The interfaces it extends (names only: `extends A, B`). */
+  readonly extends: readonly TypeRef[];
   readonly members: readonly Member[];
 }
 

@@ -1,4 +1,13 @@
-import type { ArrayType, DeclFile, Expression, ImportDecl, Member, Statement, TypeNode } from './ast.ts';
+import type {
+  ArrayType,
+  DeclFile,
+  Expression,
+  ImportDecl,
+  Member,
+  Statement,
+  TypeNode,
+  TypeRef,
+} from './ast.ts';
 import { Declined } from './declined.ts';
 import { lineStarts, scan, type Token } from './scanner.ts';
 
@@ -347,13 +356,24 @@ export function parseDeclFile(fileName: string, text: string): DeclFile {
     if (exported) keyword = take();
     if (keyword.kind === 'ident' && keyword.value === 'interface') {
       const name = binding();
-      if (is('<') || is('extends')) fail(peek(), 'an interface with type parameters or `extends`');
+      if (is('<')) fail(peek(), 'an interface with type parameters');
+      const bases: TypeRef[] = [];
+      if (is('extends')) {
+        take();
+        do {
+          if (bases.length > 0) take();
+          const base = peek();
+          bases.push({ t: 'ref', pos: base.pos, start: base.start, name: binding(), args: undefined });
+          if (is('<') || is('.')) fail(peek(), 'an interface extending a generic or qualified type');
+        } while (is(','));
+      }
       statements.push({
         s: 'interface',
         pos: first.pos,
         start: first.start,
         exported,
         name,
+        extends: bases,
         members: members(),
       });
       continue;

@@ -253,6 +253,12 @@ const breakage = fc.constantFrom(
 const apiSources = fc.record({
   spec: fc.uniqueArray(field, { selector: (f) => f.name, minLength: 1, maxLength: 4 }),
   item: fc.uniqueArray(field, { selector: (f) => f.name, minLength: 1, maxLength: 3 }),
+  /** Item extends Base (whose fields may share names with Item's: Item's win). */
+  base: fc.option(fc.uniqueArray(field, { selector: (f) => f.name, minLength: 1, maxLength: 2 }), {
+    nil: undefined,
+  }),
+  /** The kind takes apiVersion, kind and metadata from op-gen's KubernetesObject. */
+  kindExtends: fc.boolean(),
   itemDoc: doc,
   port: fc.constantFrom('int32', 'string', 'number'),
   portDoc: doc,
@@ -269,9 +275,10 @@ function render(s: ValueOf<typeof apiSources>): string {
   const fields = (fs: readonly ValueOf<typeof field>[]): string =>
     fs.map((f) => `${renderDoc(f.doc, '  ')}  ${f.name}${f.optional ? '?' : ''}: ${f.type};\n`).join('');
   return [
-    "import type { Condition, Duration, float64, int32, int64, IntOrString, ObjectMeta, PreserveUnknownFields, Quantity, Time } from 'op-gen';\n",
+    "import type { Condition, Duration, float64, int32, int64, IntOrString, KubernetesObject, ObjectMeta, PreserveUnknownFields, Quantity, Time } from 'op-gen';\n",
     "import type { V1ObjectReference, V1ResourceRequirements } from '@kubernetes/client-node';\n",
-    `${renderDoc(s.itemDoc, '')}export interface Item {\n${fields(s.item)}}\n`,
+    s.base ? `/** A base. */\nexport interface Base {\n${fields(s.base)}}\n` : '',
+    `${renderDoc(s.itemDoc, '')}export interface Item${s.base ? ' extends Base' : ''} {\n${fields(s.item)}}\n`,
     `${renderDoc(s.portDoc, '')}export type Port = ${s.port};\n`,
     `${renderDoc(s.modeDoc, '')}type Mode = ${s.mode};\n`,
     `/** A bag. */\nexport type Bag = { value: ${s.bag} };\n`,
@@ -279,7 +286,9 @@ function render(s: ValueOf<typeof apiSources>): string {
     'type Self = Self[];\n',
     `export interface ThingSpec {\n${fields(s.spec)}${s.breakage}}\n`,
     '/**\n * Thing is a kind.\n * @kind\n * @subresource status\n */\n',
-    'export interface Thing {\n  apiVersion: string;\n  kind: string;\n  metadata: ObjectMeta;\n  spec: ThingSpec;\n  status?: { conditions?: Condition[] };\n}\n',
+    s.kindExtends
+      ? 'export interface Thing extends KubernetesObject {\n  spec: ThingSpec;\n  status?: { conditions?: Condition[] };\n}\n'
+      : 'export interface Thing {\n  apiVersion: string;\n  kind: string;\n  metadata: ObjectMeta;\n  spec: ThingSpec;\n  status?: { conditions?: Condition[] };\n}\n',
   ].join('');
 }
 
