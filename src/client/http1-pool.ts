@@ -289,12 +289,15 @@ class Connection {
       }
       if (this.#chunkLeft === -3) {
         // Trailers after the last chunk, up to an empty line.
-        if (buf.length >= 2 && buf[0] === 13 && buf[1] === 10) {
-          this.#complete();
-          return;
+        let end: number; // just past the empty line that ends the answer
+        if (buf.length >= 2 && buf[0] === 13 && buf[1] === 10) end = 2;
+        else {
+          const blank = buf.indexOf('\r\n\r\n');
+          if (blank < 0) break;
+          end = blank + 4;
         }
-        const end = buf.indexOf('\r\n\r\n');
-        if (end < 0) break;
+        // Bytes after the answer's end: the connection is not reused.
+        if (buf.length > end) this.#closeAfter = true;
         this.#complete();
         return;
       }

@@ -222,16 +222,20 @@ describe('Http1Pool: connections and failures', () => {
     fresh.close();
   });
 
-  it('Connection: close and a body longer than announced retire the connection', async () => {
+  it('Connection: close and bytes past the end of an answer retire the connection', async () => {
     const pool = newPool(1);
     const before = connections;
     script = { answer: () => [withLength('a', 200, 'connection: close\r\n')] };
     await pool.request(get('/1'));
     script = { answer: () => ['HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nokEXTRA'] };
     assert.equal((await pool.request(get('/2'))).text, 'ok');
+    script = {
+      answer: () => ['HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n1\r\nc\r\n0\r\n\r\nGARBAGE'],
+    };
+    assert.equal((await pool.request(get('/3'))).text, 'c');
     script = { answer: () => [withLength('b')] };
-    assert.equal((await pool.request(get('/3'))).text, 'b');
-    assert.equal(connections - before, 3);
+    assert.equal((await pool.request(get('/4'))).text, 'b');
+    assert.equal(connections - before, 4);
     pool.close();
   });
 
