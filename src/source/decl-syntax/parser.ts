@@ -100,7 +100,7 @@ const KEYWORD_TYPES = new Set(['string', 'number', 'boolean', 'null', 'undefined
 
 /**
  * Parses a file of API declarations, or declines (Declined) where it leaves the subset: `import {…}
- * from '…'`, `interface` without `extends` or type parameters, non-generic `type` aliases of
+ * from '…'`, `interface` without type parameters (`extends` names only), non-generic `type` aliases of
  * keyword, string-literal, array, union, reference and object types, and `const` declarations of
  * literals, object and array literals and calls. Every file it accepts parses as TypeScript with the
  * same meaning; anything else is the type checker's to read.
