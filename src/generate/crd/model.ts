@@ -195,7 +195,7 @@ function isUserSource(fileName: string): boolean {
   );
 }
 
-interface KindSeed {
+export interface KindSeed {
   readonly group: string;
   readonly version: string;
   readonly location: SourceLocation;
@@ -229,6 +229,17 @@ function kindVersion(
   const fields = builder
     .takeFieldDocs()
     .map((f) => ({ ...f, path: f.path.startsWith(prefix) ? f.path.slice(prefix.length) : f.path }));
+  return kindVersionOf(seed, names, markers, schema, fields);
+}
+
+/** A walked kind (both walks assemble it here): names, versions' flags from its markers, schema, docs. */
+export function kindVersionOf(
+  seed: KindSeed,
+  names: KindNames,
+  markers: readonly CrdMarker[],
+  schema: JSONSchemaProps,
+  fields: KindVersion['fields'],
+): KindVersion {
   return {
     group: seed.group,
     version: seed.version,

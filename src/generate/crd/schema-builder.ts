@@ -407,39 +407,37 @@ export class SchemaBuilder {
         throw this.#unsupported(where, 'is an array of unknown element type', 'Write the element type');
       const itemsWhere = { path: `${where.path}[]`, location: where.location };
       // `type Nested = Nested[]` is valid TypeScript: an array that contains itself.
-      const arrayId = (type as { id?: number }).id ?? -1;
-      if (this.#inProgress.has(arrayId)) {
-        throw this.#unsupported(
-          where,
-          `is recursive (\`${checker.typeToString(type)}\` contains itself)`,
-          'Structural schemas cannot be recursive: cut the cycle, e.g. with a `PreserveUnknownFields` field',
-        );
-      }
-      this.#inProgress.add(arrayId);
-      try {
-        return { type: 'array', items: this.schemaFor(element, elementNode, itemsWhere) };
-      } finally {
-        this.#inProgress.delete(arrayId);
-      }
+      return this.#notRecursive(type, where, () => ({
+        type: 'array',
+        items: this.schemaFor(element, elementNode, itemsWhere),
+      }));
     }
     // Object types are resolved once.
     const id = (type as { id?: number }).id ?? -1;
     // While collecting docs (loadApiModel), every use is walked so every path gets its docs.
     const cached = this.fieldDocs ? undefined : this.#cache.get(id);
     if (cached) return cached;
+    return this.#notRecursive(type, where, () => {
+      const schema = this.#objectSchema(type, where);
+      this.#cache.set(id, schema);
+      this.origins.set(schema, where);
+      return schema;
+    });
+  }
+
+  /** Walks `type` with it marked in progress: meeting it again below is a recursive type. */
+  #notRecursive<T>(type: TS.Type, where: Where, walk: () => T): T {
+    const id = (type as { id?: number }).id ?? -1;
     if (this.#inProgress.has(id)) {
       throw this.#unsupported(
         where,
-        `is recursive (\`${checker.typeToString(type)}\` contains itself)`,
+        `is recursive (\`${this.#checker.typeToString(type)}\` contains itself)`,
         'Structural schemas cannot be recursive: cut the cycle, e.g. with a `PreserveUnknownFields` field or a name reference',
       );
     }
     this.#inProgress.add(id);
     try {
-      const schema = this.#objectSchema(type, where);
-      this.#cache.set(id, schema);
-      this.origins.set(schema, where);
-      return schema;
+      return walk();
     } finally {
       this.#inProgress.delete(id);
     }

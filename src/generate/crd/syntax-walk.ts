@@ -20,7 +20,13 @@ import { findVersionFolders } from '../../source/discover.ts';
 import { opGenTypesDir } from '../../source/api-program.ts';
 import { goFormLines, goFormProblems } from '../go-forms.ts';
 import { crdMarkers, type CrdMarker } from './markers.ts';
-import { kindNames, rootFieldDescription, type KindVersion, type WalkResult } from './model.ts';
+import {
+  kindNames,
+  kindVersionOf,
+  rootFieldDescription,
+  type KindVersion,
+  type WalkResult,
+} from './model.ts';
 import { markEmbedded, type BuiltinSchemas } from './schema-builder.ts';
 import { applySchemaMarkers, formatSchema, type PendingCelRule, type Where } from './schema-markers.ts';
 
@@ -402,19 +408,8 @@ class SyntaxWalker {
       file,
       decl.start,
     );
-    return {
-      group: gv.group,
-      version: gv.version,
-      ...names,
-      storage: markers.some((m) => m.spec.name === 'storageversion'),
-      served: !markers.some((m) => m.spec.name === 'unservedversion'),
-      description: doc.description,
-      tags: doc.tags,
-      fields: [],
-      location,
-      markers,
-      schema,
-    };
+    const seed = { ...gv, location, description: doc.description, tags: doc.tags };
+    return kindVersionOf(seed, names, markers, schema, []);
   }
 
   /**
@@ -629,23 +624,6 @@ class SyntaxWalker {
     element: { node: TypeNode; file: DeclFile } | undefined,
     at: { file: DeclFile; start: number },
   ): JSONSchemaProps {
-    // Arrays and maps are not cached: `type A = A[]` (an error the checker walk reports) would
-    // otherwise nest without end.
-    if (this.#depth > MAX_DEPTH) return this.decline(at.file, at.start, 'types nested too deep');
-    this.#depth++;
-    try {
-      return this.#typeSchemaOf(typed, where, element, at);
-    } finally {
-      this.#depth--;
-    }
-  }
-
-  #typeSchemaOf(
-    typed: Typed,
-    where: Where,
-    element: { node: TypeNode; file: DeclFile } | undefined,
-    at: { file: DeclFile; start: number },
-  ): JSONSchemaProps {
     const shape = typed.shape;
     switch (shape.s) {
       case 'format':
@@ -659,10 +637,10 @@ class SyntaxWalker {
       case 'array': {
         const itemsWhere = { path: `${where.path}[]`, location: where.location };
         const items = this.#typed(shape.file, shape.element, 0);
-        return {
+        return this.#nested(at, () => ({
           type: 'array',
           items: this.#schemaFor(items, element?.node, element?.file ?? shape.file, itemsWhere, [], at),
-        };
+        }));
       }
       case 'builtin': {
         // schema-builder `#builtin` (cached per type as `#typeSchema` caches it).
@@ -680,15 +658,11 @@ class SyntaxWalker {
         return { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
       case 'record': {
         const value = this.#typed(shape.file, shape.value, 0);
-        const map = this.#schemaFor(
-          value,
-          undefined,
-          shape.file,
-          { path: `${where.path}.*`, location: where.location },
-          [],
-          at,
-        );
-        return { type: 'object', additionalProperties: map };
+        const mapWhere = { path: `${where.path}.*`, location: where.location };
+        return this.#nested(at, () => ({
+          type: 'object',
+          additionalProperties: this.#schemaFor(value, undefined, shape.file, mapWhere, [], at),
+        }));
       }
       case 'object': {
         const cached = this.#cache.get(shape.key);
@@ -703,6 +677,20 @@ class SyntaxWalker {
           this.#inProgress.delete(shape.key);
         }
       }
+    }
+  }
+
+  /**
+   * One level deeper into an array or a map. They are not cached as objects are, so `type A = A[]`
+   * (which the checker walk reports as recursive) would nest without end: past MAX_DEPTH, decline.
+   */
+  #nested(at: { file: DeclFile; start: number }, walk: () => JSONSchemaProps): JSONSchemaProps {
+    if (this.#depth > MAX_DEPTH) return this.decline(at.file, at.start, 'types nested too deep');
+    this.#depth++;
+    try {
+      return walk();
+    } finally {
+      this.#depth--;
     }
   }
 
