@@ -73,8 +73,14 @@ export class DeclProgram {
   file(fileName: string): DeclFile {
     let file = this.#files.get(fileName);
     if (file) return file;
-    if (!existsSync(fileName)) throw new Declined(fileName, 'a module that does not exist');
-    file = parseDeclFile(fileName, readFileSync(fileName, 'utf8'));
+    let text: string;
+    try {
+      text = readFileSync(fileName, 'utf8');
+    } catch {
+      // Missing or unreadable: the checker walk reports it.
+      throw new Declined(fileName, 'a file that cannot be read');
+    }
+    file = parseDeclFile(fileName, text);
     this.#files.set(fileName, file);
     this.files.push(file);
     this.#scopes.set(file, scopeOf(file));
