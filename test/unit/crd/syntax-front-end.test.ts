@@ -50,6 +50,18 @@ async function generateWith(
 
 const DECLINED = /^the syntax front end declined: /;
 
+/** A project under the work folder with one version folder (x.example.com/v1) and its groupversion.ts. */
+function versionFolder(name: string): { dir: string; api: string } {
+  const dir = join(work, name);
+  const api = join(dir, 'src/api/x/v1');
+  mkdirSync(api, { recursive: true });
+  writeFileSync(
+    join(api, 'groupversion.ts'),
+    "export const groupVersion = { group: 'x.example.com', version: 'v1' } as const;\n",
+  );
+  return { dir, api };
+}
+
 async function assertSameAsChecker(cwd: string, apiDir: string, maxDescLen?: 'auto' | number): Promise<void> {
   const checker = await generateWith('checker', cwd, apiDir, maxDescLen);
   const syntax = await generateWith('syntax', cwd, apiDir, maxDescLen);
@@ -118,13 +130,7 @@ describe('generate crd: the syntax front end', () => {
   });
 
   it('hands every problem to the checker walk: auto mode reports it as the checker walk does', async () => {
-    const dir = join(work, 'problem');
-    const api = join(dir, 'src/api/x/v1');
-    mkdirSync(api, { recursive: true });
-    writeFileSync(
-      join(api, 'groupversion.ts'),
-      "export const groupVersion = { group: 'x.example.com', version: 'v1' } as const;\n",
-    );
+    const { dir, api } = versionFolder('problem');
     // @minimum on a string: the syntax front end reads the source but the marker does not fit.
     writeFileSync(
       join(api, 'thing.ts'),
@@ -296,13 +302,7 @@ describe('generate crd: the syntax front end against the type checker walk (prop
   it('writes the same CRD or declines; never reads a source the checker walk fails on; neither has an internal error', async () => {
     let read = 0;
     let runs = 0;
-    const dir = join(work, 'property');
-    const api = join(dir, 'src/api/x/v1');
-    mkdirSync(api, { recursive: true });
-    writeFileSync(
-      join(api, 'groupversion.ts'),
-      "export const groupVersion = { group: 'x.example.com', version: 'v1' } as const;\n",
-    );
+    const { dir, api } = versionFolder('property');
     await fc.assert(
       fc.asyncProperty(apiSources, async (sources) => {
         runs++;
