@@ -5,6 +5,7 @@ import type { BuildFailure, Message, Metafile } from 'esbuild';
 import { OpGenError } from '../errors.ts';
 import type { GenerateResult } from '../generate/contract.ts';
 import { emit, filesWithHeader } from '../generate/emit.ts';
+import { compareNames } from '../shared/compare-names.ts';
 
 export interface BuildManagerOptions {
   readonly cwd: string;
@@ -122,7 +123,7 @@ export async function buildManager(options: BuildManagerOptions): Promise<BuildM
   );
   const files = outputFiles
     .map((f) => ({ path: f.path, content: f.text }))
-    .sort((a, b) => a.path.localeCompare(b.path));
+    .sort((a, b) => compareNames(a.path, b.path));
   const owned = filesWithHeader(outDir, MANAGER_BUNDLE_HEADER, { match: /\.mjs$/, recursive: true });
   const result = emit('build', { files, owned, outDir }, { cwd, check: options.check === true });
   const inputs = Object.keys(metafile.inputs).length;

@@ -12,6 +12,7 @@ import { isDnsSubdomain, isSemver, isSemverRange } from './semver.ts';
 import { applyLabels } from './kustomize-labels.ts';
 import { managerRbac, supportingManifests } from './supporting.ts';
 import { webhookDefinitions } from './webhooks.ts';
+import { compareNames } from '../shared/compare-names.ts';
 
 export interface BundleOptions {
   readonly version: string;
@@ -350,7 +351,7 @@ export function buildBundle(
       content: toYaml(sortKeysDeep(scorecardConfig())),
     },
     { path: join(cwd, 'bundle.Dockerfile'), content: bundleDockerfile(annotations, relOut) },
-  ].sort((a, b) => a.path.localeCompare(b.path));
+  ].sort((a, b) => compareNames(a.path, b.path));
   const warnings = [
     ...supporting.skipped.map((s) => `${s}: OLM does not install this kind from a bundle; left out`),
     ...webhooks.warnings,

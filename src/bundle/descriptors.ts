@@ -5,6 +5,7 @@ import { OpGenError } from '../errors.ts';
 import { csvMarkers, type CsvMarker } from '../generate/csv-markers.ts';
 import type { RawTag } from '../markers/types.ts';
 import { ProblemCollector } from '../shared/problems.ts';
+import { compareNames } from '../shared/compare-names.ts';
 
 export interface Descriptor {
   path: string;
@@ -66,8 +67,8 @@ export async function readCsvMarkers(cwd: string, apiDir: string): Promise<Map<s
         );
       }
     }
-    extras.specDescriptors?.sort((a, b) => a.path.localeCompare(b.path));
-    extras.statusDescriptors?.sort((a, b) => a.path.localeCompare(b.path));
+    extras.specDescriptors?.sort((a, b) => compareNames(a.path, b.path));
+    extras.statusDescriptors?.sort((a, b) => compareNames(a.path, b.path));
     if (Object.keys(extras).length > 0) out.set(`${kind.plural}.${kind.group}/${kind.version}`, extras);
   }
   problems.throwIfAny();

@@ -1,6 +1,7 @@
 import { OpGenError } from '../errors.ts';
 import type { Located, Manifest } from './manifests.ts';
 import { SUPPORTED_KINDS } from './supported-kinds.ts';
+import { compareNames } from '../shared/compare-names.ts';
 
 /** A manifest the bundle ships next to the CSV (the metrics Service, a metrics-reader ClusterRole, ...). */
 export interface SupportingManifest {
@@ -103,7 +104,7 @@ export function supportingManifests(
       sourceName: o.metadata?.name ?? '',
     });
   }
-  manifests.sort((a, b) => a.fileName.localeCompare(b.fileName));
+  manifests.sort((a, b) => compareNames(a.fileName, b.fileName));
   const seen = new Map<string, string>();
   for (const m of manifests) {
     const first = seen.get(m.fileName);

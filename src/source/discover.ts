@@ -3,6 +3,7 @@ import { join, relative } from 'node:path';
 import type { ts as TS } from 'ts-morph';
 import { OpGenError } from '../errors.ts';
 import { isDns1123Subdomain } from '../k8s-names/dns.ts';
+import { compareNames } from '../shared/compare-names.ts';
 
 /** A version folder: `src/api/<group>/<version>/` with its groupversion.ts. */
 export interface VersionFolder {
@@ -22,7 +23,7 @@ export function findVersionFolders(cwd: string, apiDir: string): VersionFolder[]
   }
   const folders: VersionFolder[] = [];
   const walk = (dir: string): void => {
-    const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
+    const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => compareNames(a.name, b.name));
     if (entries.some((e) => e.isFile() && e.name === 'groupversion.ts')) {
       folders.push({
         dir,

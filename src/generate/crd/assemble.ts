@@ -5,6 +5,7 @@ import { opGenVersion } from '../../version.ts';
 import type { KindVersion } from './model.ts';
 import type { JSONSchemaProps } from '../../api-types/json-schema.ts';
 import { truncateDescriptions } from './structural.ts';
+import { compareNames } from '../../shared/compare-names.ts';
 
 /** The annotation carrying the op-gen version that wrote a CRD. */
 export const VERSION_ANNOTATION = 'op-gen.io/version';
@@ -99,7 +100,7 @@ export function assembleCrds(
     if (crd) crds.push(crd);
   }
   problems.throwIfAny();
-  return crds.sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
+  return crds.sort((a, b) => compareNames(a.metadata.name, b.metadata.name));
 }
 
 /** One CRD from the versions of one kind, after checking they agree. */
@@ -108,7 +109,7 @@ function assembleCrd(
   names: Map<string, KindVersion>,
   options: { maxDescLen?: number },
 ): CustomResourceDefinition | undefined {
-  versions.sort((a, b) => a.version.localeCompare(b.version));
+  versions.sort((a, b) => compareNames(a.version, b.version));
   const first = versions[0];
   if (!first) return undefined;
   for (const v of versions.slice(1)) {
