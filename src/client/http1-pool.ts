@@ -153,8 +153,7 @@ class Connection {
   }
 
   #onData(chunk: Buffer): void {
-    const job = this.job;
-    if (!job) {
+    if (!this.job) {
       // Bytes nobody asked for: the connection cannot be trusted for the next request.
       this.socket.destroy();
       return;
@@ -162,34 +161,35 @@ class Connection {
     this.#received += chunk.length;
     this.#timer?.refresh();
     try {
-      if (this.#mode === undefined) {
-        const head: Buffer = this.#head ? Buffer.concat([this.#head, chunk]) : chunk;
-        const end = head.indexOf('\r\n\r\n');
-        if (end < 0) {
-          if (head.length > MAX_HEADER_BYTES)
-            throw errorWithCode('answer headers too large', 'HPE_HEADER_OVERFLOW');
-          this.#head = head;
-          return;
-        }
-        this.#head = undefined;
-        this.#parseHead(head.toString('latin1', 0, end));
-        if (this.#mode === undefined) {
-          // An informational answer (100 Continue): the real one follows.
-          this.#onDataRest(head.subarray(end + 4));
-          return;
-        }
-        this.#body(head.subarray(end + 4));
-        return;
-      }
-      this.#body(chunk);
+      this.#read(chunk);
     } catch (err) {
       this.#finish(err as Error);
     }
   }
 
-  #onDataRest(rest: Buffer): void {
-    this.#received -= rest.length;
-    if (rest.length > 0) this.#onData(rest);
+  /** Bytes of the answer: its head until the empty line, then its body. */
+  #read(bytes: Buffer): void {
+    if (this.#mode !== undefined) {
+      this.#body(bytes);
+      return;
+    }
+    const head: Buffer = this.#head ? Buffer.concat([this.#head, bytes]) : bytes;
+    const end = head.indexOf('\r\n\r\n');
+    if (end < 0) {
+      if (head.length > MAX_HEADER_BYTES)
+        throw errorWithCode('answer headers too large', 'HPE_HEADER_OVERFLOW');
+      this.#head = head;
+      return;
+    }
+    this.#head = undefined;
+    this.#parseHead(head.toString('latin1', 0, end));
+    const rest = head.subarray(end + 4);
+    // After an informational answer (100 Continue) the rest is the real answer's head.
+    if (this.#mode === undefined) {
+      if (rest.length > 0) this.#read(rest);
+      return;
+    }
+    this.#body(rest);
   }
 
   #parseHead(head: string): void {

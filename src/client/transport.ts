@@ -8,7 +8,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { ApiError } from './api-error.ts';
 import { kubeConfigSource, type CredentialSource, type Credentials } from './credentials.ts';
-import { Http1Pool } from './http1-pool.ts';
+import { Http1Pool, type Http1Answer } from './http1-pool.ts';
 import { Http2Transport } from './http2-transport.ts';
 import { AuthHeaders, forEachLine, parseBody, payloadOf, requestPath, retryAfter } from './request-parts.ts';
 import { withRetries, type RetryOptions } from './retry.ts';
@@ -124,15 +124,8 @@ export class HttpTransport implements Transport {
     timeoutMs: number | undefined,
   ): Promise<IncomingMessage> {
     const payload = payloadOf(req);
-    const headers: OutgoingHttpHeaders = {
-      ...(await this.auth.current()),
-      accept,
-      'user-agent': this.userAgent,
-    };
-    if (payload !== undefined) {
-      headers['content-type'] = req.contentType ?? 'application/json';
-      headers['content-length'] = Buffer.byteLength(payload);
-    }
+    const headers = await this.headers(req, accept, payload);
+    if (payload !== undefined) headers['content-length'] = Buffer.byteLength(payload);
     const path = requestPath(this.url, req);
     const send = this.url.protocol === 'http:' ? httpRequest : httpsRequest;
     return new Promise((resolve, reject) => {
@@ -192,35 +185,45 @@ export class HttpTransport implements Transport {
     });
   }
 
-  async request<T>(req: TransportRequest): Promise<T> {
-    if (this.pool) {
-      const payload = payloadOf(req);
-      const answer = await this.pool.request({
-        label: `${req.method} ${req.path}`,
-        method: req.method,
-        path: requestPath(this.url, req),
-        headers: {
-          ...(await this.auth.current()),
-          accept: 'application/json',
-          'user-agent': this.userAgent,
-          ...(payload === undefined ? {} : { 'content-type': req.contentType ?? 'application/json' }),
-        },
-        payload,
-        timeoutMs: this.timeoutMs,
-        signal: req.signal,
-      });
-      this.onResponse?.(req.method, req.path, answer.status);
-      const body = parseBody(answer.text);
-      if (answer.status >= 400)
-        throw new ApiError(answer.status, req.method, req.path, body, retryAfter(answer));
-      return body as T;
+  /** The headers of a request: credentials, accept, user agent, and the body's type when it has one. */
+  private async headers(
+    req: TransportRequest,
+    accept: string,
+    payload: string | undefined,
+  ): Promise<OutgoingHttpHeaders> {
+    const headers: OutgoingHttpHeaders = {
+      ...(await this.auth.current()),
+      accept,
+      'user-agent': this.userAgent,
+    };
+    if (payload !== undefined) headers['content-type'] = req.contentType ?? 'application/json';
+    return headers;
+  }
+
+  /** One request's status, headers and text: through op-gen's client, or Node's when chosen. */
+  private async answer(req: TransportRequest): Promise<Http1Answer | IncomingMessageAnswer> {
+    if (!this.pool) {
+      const res = await this.open(req, 'application/json', this.timeoutMs);
+      return { status: res.statusCode ?? 0, headers: res.headers, text: await HttpTransport.readBody(res) };
     }
-    const res = await this.open(req, 'application/json', this.timeoutMs);
-    const text = await HttpTransport.readBody(res);
-    const status = res.statusCode ?? 0;
-    this.onResponse?.(req.method, req.path, status);
-    const body = parseBody(text);
-    if (status >= 400) throw new ApiError(status, req.method, req.path, body, retryAfter(res));
+    const payload = payloadOf(req);
+    return this.pool.request({
+      label: `${req.method} ${req.path}`,
+      method: req.method,
+      path: requestPath(this.url, req),
+      headers: await this.headers(req, 'application/json', payload),
+      payload,
+      timeoutMs: this.timeoutMs,
+      signal: req.signal,
+    });
+  }
+
+  async request<T>(req: TransportRequest): Promise<T> {
+    const answer = await this.answer(req);
+    this.onResponse?.(req.method, req.path, answer.status);
+    const body = parseBody(answer.text);
+    if (answer.status >= 400)
+      throw new ApiError(answer.status, req.method, req.path, body, retryAfter(answer));
     return body as T;
   }
 
@@ -258,6 +261,13 @@ function httpClientFromEnv(): 'op-gen' | 'node' {
   if (value === undefined || value === '' || value === 'op-gen') return 'op-gen';
   if (value === 'node') return 'node';
   throw new Error(`OP_GEN_HTTP_CLIENT must be op-gen or node, got ${value}`);
+}
+
+/** An answer read through Node's http: its headers as Node gives them. */
+interface IncomingMessageAnswer {
+  readonly status: number;
+  readonly headers: IncomingMessage['headers'];
+  readonly text: string;
 }
 
 /** Whether `value` is a Transport (an HttpTransport, a fake, a wrapper) rather than e.g. a KubeConfig. */
