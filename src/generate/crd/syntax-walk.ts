@@ -15,9 +15,9 @@ import type {
 } from '../../source/decl-syntax/ast.ts';
 import { Declined } from '../../source/decl-syntax/declined.ts';
 import { declDoc } from '../../source/decl-syntax/doc.ts';
-import { DeclProgram, K8S_MODULE, typeNodes } from '../../source/decl-syntax/program.ts';
+import { DeclProgram, typeNodes } from '../../source/decl-syntax/program.ts';
 import { findVersionFolders } from '../../source/discover.ts';
-import { opGenTypesDir } from '../../source/api-program.ts';
+import { K8S_MODULE, opGenTypesDir } from '../../source/api-program.ts';
 import { goFormLines, goFormProblems } from '../go-forms.ts';
 import { crdMarkers, type CrdMarker } from './markers.ts';
 import {

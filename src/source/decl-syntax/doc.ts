@@ -1,9 +1,8 @@
 import { parseDocComment, type DocComment, type DocCommentOptions } from '../../markers/index.ts';
 import type { DeclFile } from './ast.ts';
+import { isLineBreak, isSpace } from './scanner.ts';
 
 const EMPTY: DocComment = { description: '', tags: [], inline: [], goForm: [] };
-
-const isLineBreak = (c: number): boolean => c === 10 || c === 13 || c === 0x2028 || c === 0x2029;
 
 /**
  * The `/** *\/` comment of the node whose leading trivia starts at `pos`, as source/doc.ts reads it
@@ -20,7 +19,7 @@ export function declDoc(file: DeclFile, pos: number, options: DocCommentOptions)
     if (isLineBreak(c)) {
       collecting = true;
       i++;
-    } else if (c === 32 || c === 9 || c === 11 || c === 12 || c === 0xa0) i++;
+    } else if (isSpace(c)) i++;
     else if (c === 47 && text.charCodeAt(i + 1) === 47) {
       while (i < text.length && !isLineBreak(text.charCodeAt(i))) i++;
     } else if (c === 47 && text.charCodeAt(i + 1) === 42) {

@@ -1,14 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { K8S_MODULE } from '../api-program.ts';
 import type { DeclFile, InterfaceDecl, Statement, TypeAliasDecl, TypeNode } from './ast.ts';
 import { Declined } from './declined.ts';
 import { parseDeclFile } from './parser.ts';
 
-/** Kubernetes' types, as API sources import them (`import type { V1PodSpec } from '@kubernetes/client-node'`). */
-export const K8S_MODULE = '@kubernetes/client-node';
-
 /** The op-gen helper types an API source may import, by what they are to a schema. */
-export const OP_GEN_FORMATS: ReadonlyMap<string, string> = new Map([
+const OP_GEN_FORMATS: ReadonlyMap<string, string> = new Map([
   ['int32', 'int32'],
   ['int64', 'int64'],
   ['float64', 'double'],
@@ -27,7 +25,7 @@ const OP_GEN_INTERFACES = new Set([
   'PreserveUnknownFields',
 ]);
 /** Values of op-gen's subpaths an API source imports (the scaffold's `defineKind`). */
-export const OP_GEN_SUBPATH_VALUES: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+const OP_GEN_SUBPATH_VALUES: ReadonlyMap<string, ReadonlySet<string>> = new Map([
   ['op-gen/runtime', new Set(['defineKind'])],
 ]);
 

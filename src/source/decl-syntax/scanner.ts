@@ -31,7 +31,10 @@ export function lineStarts(text: string): number[] {
   return starts;
 }
 
-const isLineBreak = (c: number): boolean => c === 10 || c === 13 || c === 0x2028 || c === 0x2029;
+/** TypeScript's line breaks. */
+export const isLineBreak = (c: number): boolean => c === 10 || c === 13 || c === 0x2028 || c === 0x2029;
+/** The white space (other than line breaks) the subset reads between tokens. */
+export const isSpace = (c: number): boolean => c === 32 || c === 9 || c === 11 || c === 12 || c === 0xa0;
 const isIdentStart = (c: number): boolean =>
   (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36;
 const isIdentPart = (c: number): boolean => isIdentStart(c) || (c >= 48 && c <= 57);
@@ -54,7 +57,7 @@ export function scan(text: string, where: (offset: number) => string): Token[] {
     for (;;) {
       const c = text.charCodeAt(i);
       if (i >= n) break;
-      if (c === 32 || c === 9 || c === 11 || c === 12 || c === 0xa0) i++;
+      if (isSpace(c)) i++;
       else if (isLineBreak(c)) {
         newline = true;
         i++;
