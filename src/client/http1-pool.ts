@@ -413,8 +413,13 @@ export class Http1Pool {
 
   /** Runs `job` on an idle connection, a new one, or queues it. */
   dispatch(job: Job): void {
-    const idle = this.#idle.pop();
-    if (idle) {
+    for (let idle = this.#idle.pop(); idle; idle = this.#idle.pop()) {
+      // A connection the server closed may still be listed until its 'close' event runs: a request
+      // written to it would get no answer and no error, only its timeout.
+      if (idle.socket.destroyed || !idle.socket.writable || idle.socket.readableEnded) {
+        idle.socket.destroy();
+        continue;
+      }
       idle.run(job);
       return;
     }
