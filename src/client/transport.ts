@@ -33,9 +33,10 @@ export interface TransportOptions {
   /**
    * Which HTTP/1.1 client sends requests (watches always use Node's): `node`, the default, Node's
    * http module, or `op-gen`, a minimal keep-alive client (http1-pool.ts) that costs a fraction of
-   * Node's CPU per request but is not yet the default: with it, a sharded replica's graceful
-   * shutdown sometimes hangs until SIGKILL (test/integration/runtime/sharding.test.ts, cause not yet
-   * found). OP_GEN_HTTP_CLIENT sets the default.
+   * Node's CPU per request but is not yet the default: a sharded replica's graceful shutdown
+   * sometimes ran into its SIGKILL fallback in test/integration/runtime/sharding.test.ts, more often
+   * with it than with Node's client (cause not found; docs/runtime.md). OP_GEN_HTTP_CLIENT sets the
+   * default.
    */
   readonly httpClient?: 'op-gen' | 'node';
   /**
