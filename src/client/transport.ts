@@ -31,12 +31,9 @@ export interface TransportOptions {
    */
   readonly retry?: RetryOptions | false;
   /**
-   * Which HTTP/1.1 client sends requests (watches always use Node's): `node`, the default, Node's
-   * http module, or `op-gen`, a minimal keep-alive client (http1-pool.ts) that costs a fraction of
-   * Node's CPU per request but is not yet the default: a sharded replica's graceful shutdown
-   * sometimes ran into its SIGKILL fallback in test/integration/runtime/sharding.test.ts, more often
-   * with it than with Node's client (cause not found; docs/runtime.md). OP_GEN_HTTP_CLIENT sets the
-   * default.
+   * Which HTTP/1.1 client sends requests (watches always use Node's): `op-gen`, the default, a
+   * minimal keep-alive client (http1-pool.ts) that costs a fraction of Node's CPU per request, or
+   * `node`, Node's http module. OP_GEN_HTTP_CLIENT sets the default.
    */
   readonly httpClient?: 'op-gen' | 'node';
   /**
@@ -261,8 +258,8 @@ export class HttpTransport implements Transport {
 
 function httpClientFromEnv(): 'op-gen' | 'node' {
   const value = process.env.OP_GEN_HTTP_CLIENT;
-  if (value === undefined || value === '' || value === 'node') return 'node';
-  if (value === 'op-gen') return 'op-gen';
+  if (value === undefined || value === '' || value === 'op-gen') return 'op-gen';
+  if (value === 'node') return 'node';
   throw new Error(`OP_GEN_HTTP_CLIENT must be op-gen or node, got ${value}`);
 }
 

@@ -185,10 +185,10 @@ export class Informer<T extends ObjectLike> {
   private async run(): Promise<void> {
     const log = this.options.logger;
     let failures = 0;
-    while (!this.stopped) {
+    for (let signal = this.nextSignal(); signal; signal = this.nextSignal()) {
       try {
-        if (this.resourceVersion === undefined) await this.relist();
-        await this.watch();
+        if (this.resourceVersion === undefined) await this.relist(signal);
+        await this.watch(signal);
         failures = 0;
       } catch (err) {
         if (this.stopped) break;
@@ -217,10 +217,11 @@ export class Informer<T extends ObjectLike> {
           error: err,
           retryInMs: Math.round(delay),
         });
+        const wait = this.nextSignal();
+        if (!wait) break;
         await new Promise<void>((resolve) => {
           const t = this.clock.setTimeout(resolve, delay);
-          this.abort = new AbortController();
-          this.abort.signal.addEventListener('abort', () => {
+          wait.addEventListener('abort', () => {
             this.clock.clearTimeout(t);
             resolve();
           });
@@ -229,11 +230,24 @@ export class Informer<T extends ObjectLike> {
     }
   }
 
-  private async relist(): Promise<void> {
+  /**
+   * The abort signal of the next list, watch or backoff wait, which stop() and restartListWatch()
+   * abort; none once stopped. Every wait of the loop takes a fresh one here, after checking `stopped`
+   * with no await in between: a stop() that came while a list was in flight ends the loop instead of
+   * opening a watch nothing would abort (which held a manager's shutdown until the watch timed out).
+   */
+  private nextSignal(): AbortSignal | undefined {
+    if (this.stopped) return undefined;
+    this.abort = new AbortController();
+    return this.abort.signal;
+  }
+
+  private async relist(signal: AbortSignal): Promise<void> {
     this.stats.lists++;
     this.restartRequested = false;
     const extraQuery = this.listParams?.();
     const list = await this.client.listAll({
+      signal,
       ...(extraQuery ? { extraQuery } : {}),
       ...(this.options.namespace ? { namespace: this.options.namespace } : {}),
       ...(this.selectorQuery ? { labelSelector: this.selectorQuery } : {}),
@@ -272,14 +286,15 @@ export class Informer<T extends ObjectLike> {
     }
   }
 
-  private async watch(): Promise<void> {
-    this.abort = new AbortController();
+  private async watch(signal: AbortSignal): Promise<void> {
     if (this.restartRequested) {
       // Asked to restart while listing: list again with the new parameters.
       this.restartRequested = false;
       this.resourceVersion = undefined;
       return;
     }
+    // Stopped while a list was answered regardless of its aborted signal: no watch to open.
+    if (signal.aborted) return;
     this.stats.watches++;
     const extraQuery = this.listParams?.();
     await this.client.watch(
@@ -292,7 +307,7 @@ export class Informer<T extends ObjectLike> {
         onOpen: () => this.setConnected(true),
         // Spread reconnects of many informers, like client-go (5-10 min).
         timeoutSeconds: 300 + Math.floor(Math.random() * 300),
-        signal: this.abort.signal,
+        signal,
       },
       (event) => this.handle(event),
     );

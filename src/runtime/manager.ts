@@ -455,7 +455,7 @@ export class Manager {
       const left = () => Math.max(1_000, deadline - Date.now());
       await settleWithin(this.sharding?.stop(), left());
       await settleWithin(this.recorder.flush(), left());
-      await this.cache.stop();
+      await settleWithin(this.cache.stop(), left());
       await settleWithin(this.elector?.release(), left());
       this.certificateDir?.stop();
       await Promise.all([...this.servers.map((s) => close(s)), this.webhooks?.stop()]);

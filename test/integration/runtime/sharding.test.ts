@@ -81,14 +81,24 @@ class Replica {
     if (!this.exited && this.child.pid) process.kill(this.child.pid, sig);
   }
 
+  /**
+   * SIGTERM, and the replica must exit by itself: its manager's shutdown has a 5 s grace period and
+   * bounds each later step, so a SIGKILL after 15 s fails the test (an informer that opened a watch
+   * after stop() once held replicas here until then).
+   */
   async stop(): Promise<void> {
     if (this.exited) return;
     const done = new Promise((r) => this.child.once('exit', r));
     this.signal('SIGCONT');
     this.signal('SIGTERM');
-    const t = setTimeout(() => this.signal('SIGKILL'), 15_000);
+    let killed = false;
+    const t = setTimeout(() => {
+      killed = true;
+      this.signal('SIGKILL');
+    }, 15_000);
     await done;
     clearTimeout(t);
+    assert.ok(!killed, `${this.id} did not exit within 15 s of SIGTERM (killed); its stderr: ${this.stderr}`);
   }
 }
 
