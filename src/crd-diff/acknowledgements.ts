@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parse } from 'yaml';
+import { yamlPackage } from '../shared/yaml-package.ts';
 import { OpGenError } from '../errors.ts';
 import type { DiffRule, Finding } from './types.ts';
 
@@ -62,7 +62,7 @@ export function readAcknowledgements(cwd: string, file: string | undefined): Ack
   }
   let data: unknown;
   try {
-    data = parse(readFileSync(full, 'utf8'));
+    data = yamlPackage().parse(readFileSync(full, 'utf8'));
   } catch (err) {
     throw new OpGenError(`${shown}: not valid YAML (${(err as Error).message.split('\n')[0]})`);
   }

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { parseAllDocuments } from 'yaml';
+import { yamlPackage } from '../shared/yaml-package.ts';
 import { OpGenError } from '../errors.ts';
 import { isObject, renderKustomization, type JsonObject } from '../kustomize/index.ts';
 
@@ -21,7 +21,7 @@ function kubectlKustomize(dir: string): { objects: JsonObject[] } | 'missing' {
     throw new OpGenError(`kubectl kustomize ${dir} failed:\n  ${message}`);
   }
   const objects: JsonObject[] = [];
-  for (const doc of parseAllDocuments(r.stdout)) {
+  for (const doc of yamlPackage().parseAllDocuments(r.stdout)) {
     const value: unknown = doc.toJS();
     if (isObject(value)) objects.push(value);
   }

@@ -1,4 +1,4 @@
-import { isMap, isSeq } from 'yaml';
+import { yamlPackage } from '../shared/yaml-package.ts';
 import { OpGenError } from '../errors.ts';
 import { parseKustomizationDocument } from '../shared/kustomization-document.ts';
 
@@ -20,6 +20,7 @@ export function splitImageArg(image: string): { newName: string; newTag?: string
  * `kustomize edit set image controller=<image>` (kubebuilder's `make build-installer`) writes it.
  */
 export function withManagerImage(text: string, image: string, file: string): string {
+  const { isMap, isSeq } = yamlPackage();
   const doc = parseKustomizationDocument(text, file);
   const { newName, newTag, digest } = splitImageArg(image);
   const entry: Record<string, string> = { name: MANAGER_IMAGE_NAME, newName };

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, posix, relative, resolve } from 'node:path';
-import { isMap, isSeq, parseDocument } from 'yaml';
+import { yamlPackage } from '../shared/yaml-package.ts';
 import { OpGenError, UsageError } from '../errors.ts';
 import { writeFilesAtomically, type OutputFile } from '../shared/atomic-write.ts';
 import {
@@ -86,6 +86,7 @@ function registerInMain(text: string, file: string): string {
 
 /** config/default deploys config/webhook and config/certmanager and patches the manager for the webhook server. */
 function enableInDefault(text: string, file: string): string {
+  const { isMap, isSeq, parseDocument } = yamlPackage();
   let out = addKustomizeResource(text, '../webhook', file);
   out = addKustomizeResource(out, '../certmanager', file);
   const doc = parseDocument(out);

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isSeq } from 'yaml';
+import { yamlPackage } from '../shared/yaml-package.ts';
 import { OpGenError } from '../errors.ts';
 import { parseKustomizationDocument } from '../shared/kustomization-document.ts';
 
@@ -28,6 +28,7 @@ export function insertAboveMarker(text: string, marker: string, line: string, fi
 
 /** Adds `entry` to the top-level `resources` list of a kustomization.yaml, keeping its comments. */
 export function addKustomizeResource(text: string, entry: string, file: string): string {
+  const { isSeq } = yamlPackage();
   const doc = parseKustomizationDocument(text, file);
   const resources = doc.get('resources', true);
   if (resources === undefined || resources === null) {

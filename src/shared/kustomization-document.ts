@@ -1,4 +1,5 @@
-import { isMap, LineCounter, parseDocument, type Document } from 'yaml';
+import type { Document } from 'yaml';
+import { yamlPackage } from './yaml-package.ts';
 import { OpGenError } from '../errors.ts';
 import { unresolvedAliasOffset, yamlErrorMessage } from './yaml-documents.ts';
 
@@ -7,6 +8,7 @@ import { unresolvedAliasOffset, yamlErrorMessage } from './yaml-documents.ts';
  * not YAML or not a mapping (the commands that edit it stop before writing anything).
  */
 export function parseKustomizationDocument(text: string, file: string): Document {
+  const { isMap, LineCounter, parseDocument } = yamlPackage();
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter });
   const syntax = doc.errors[0];

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { parse } from 'yaml';
+import { yamlPackage } from '../shared/yaml-package.ts';
 import { isNotFound } from '../client/api-error.ts';
 import { defineKind, type Kind } from '../client/kind.ts';
 import { ResourceClient, type ObjectLike } from '../client/resource-client.ts';
@@ -54,7 +54,7 @@ export async function installCrd(
 ): Promise<void> {
   const transport = isTransport(target) ? target : await Transport.fromKubeConfig(target);
   try {
-    const object = (typeof crd === 'string' ? parse(crd) : crd) as CrdObject;
+    const object = (typeof crd === 'string' ? yamlPackage().parse(crd) : crd) as CrdObject;
     const kind = served ?? servedKind(object);
     await new ResourceClient(transport, CrdKind).create(object);
     const resources = new ResourceClient(transport, kind);

@@ -1,4 +1,5 @@
-import { isMap, isScalar, isSeq, type Document } from 'yaml';
+import type { Document } from 'yaml';
+import { yamlPackage } from '../../shared/yaml-package.ts';
 import { OpGenError } from '../../errors.ts';
 import { parseKustomizationDocument } from '../../shared/kustomization-document.ts';
 
@@ -6,7 +7,7 @@ import { parseKustomizationDocument } from '../../shared/kustomization-document.
 export const CONVERSION_PATCH_PREFIX = 'patches/webhook_in_';
 
 function patchPath(item: unknown): string | undefined {
-  if (!isMap(item)) return undefined;
+  if (!yamlPackage().isMap(item)) return undefined;
   const path = item.get('path');
   return typeof path === 'string' ? path : undefined;
 }
@@ -14,7 +15,7 @@ function patchPath(item: unknown): string | undefined {
 function listOf(doc: Document, key: string, file: string): ReturnType<Document['createNode']> | undefined {
   const node = doc.get(key, true);
   if (node === undefined || node === null) return undefined;
-  if (!isSeq(node))
+  if (!yamlPackage().isSeq(node))
     throw new OpGenError(`${file}: \`${key}\` must be a list. Fix it, then run the command again.`);
   return node;
 }
@@ -26,6 +27,7 @@ function listOf(doc: Document, key: string, file: string): ReturnType<Document['
  * unchanged when nothing changes.
  */
 export function withConversionPatches(text: string, patches: readonly string[], file: string): string {
+  const { isScalar, isSeq } = yamlPackage();
   const doc = parseKustomizationDocument(text, file);
   let changed = false;
   const existing = listOf(doc, 'patches', file);

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'yaml';
+import { yamlPackage } from '../../shared/yaml-package.ts';
 import { OpGenError } from '../../errors.ts';
 import type { ProjectFile } from '../../shared/project-file.ts';
 import { sortKeysDeep, toYaml } from '../../shared/yaml.ts';
@@ -37,7 +37,7 @@ export function readDeploySettings(cwd: string, project: ProjectFile | undefined
   if (!existsSync(path)) return fallback;
   let data: unknown;
   try {
-    data = parse(readFileSync(path, 'utf8'));
+    data = yamlPackage().parse(readFileSync(path, 'utf8'));
   } catch (err) {
     throw new OpGenError(
       `config/default/kustomization.yaml: not valid YAML (${(err as Error).message}). Fix it.`,

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { relative, sep } from 'node:path';
 import type { ts as TS } from 'ts-morph';
-import { ts } from '../../source/ts.ts';
+import { loadTypeScript } from '../../source/typescript.ts';
 import { goFormLines, goFormProblems } from '../go-forms.ts';
 import { parseDocComment } from '../../markers/jsdoc.ts';
 import { webhookMarkers, type WebhookMarker } from './markers.ts';
-import { jsDocComments } from '../rbac/rbac-markers.ts';
-import { listSourceFiles } from '../../source/source-program.ts';
+import { jsDocComments } from '../../source/jsdoc-comments.ts';
+import { listSourceFiles } from '../../source/source-files.ts';
 import { ProblemCollector } from '../../shared/problems.ts';
 import { parseProblems } from '../../shared/ts-diagnostics.ts';
 
@@ -32,6 +32,25 @@ export interface SourceWebhookMarkers {
  * file is reported at once; `+kubebuilder:webhook` (controller-gen's Go form) is one, naming the
  * `@webhook` to write.
  */
+/** Every `@name` in a text, wherever it is: a superset of the tag names its JSDoc comments hold. */
+const ANY_TAG = /@([A-Za-z][\w:.-]*)/g;
+
+/**
+ * Whether reading a file's comments could give a webhook marker or a problem: it holds a Go-form
+ * webhook marker, or an `@name` that is a webhook marker or close enough to one to be reported as a
+ * misspelling. Tag names are the same token wherever they stand (jsdoc.ts), so a file this passes
+ * over has nothing the parse would find; the rest are parsed as before.
+ */
+export function mayHoldWebhookMarkers(text: string): boolean {
+  if (text.includes('+kubebuilder:webhook')) return true;
+  if (!text.includes('@')) return false;
+  for (const m of text.matchAll(ANY_TAG)) {
+    const name = m[1] ?? '';
+    if (webhookMarkers.knows(name) || webhookMarkers.suggest(name) !== undefined) return true;
+  }
+  return false;
+}
+
 export function readWebhookMarkers(root: string, paths: readonly string[]): SourceWebhookMarkers {
   const webhooks: WebhookMarker[] = [];
   const configurations: WebhookMarker[] = [];
@@ -40,12 +59,15 @@ export function readWebhookMarkers(root: string, paths: readonly string[]): Sour
   const parsed: TS.SourceFile[] = [];
   for (const path of listSourceFiles(root, paths)) {
     const text = readFileSync(path, 'utf8');
-    if (!text.includes('@') && !text.includes('+kubebuilder:webhook')) continue;
+    if (!mayHoldWebhookMarkers(text)) continue;
+    // Loaded only for a file that may hold a marker: a project without webhooks never pays for it.
+    const ts = loadTypeScript();
     parsed.push(ts.createSourceFile(path, text, ts.ScriptTarget.ES2023, false, ts.ScriptKind.TS));
   }
+  if (parsed.length === 0) return { webhooks, configurations };
   // A file that does not parse is not read: its comments may not be where they seem. The others are,
   // so one run reports every problem.
-  const syntax = parseProblems(ts, parsed, displayOf);
+  const syntax = parseProblems(loadTypeScript(), parsed, displayOf);
   for (const p of [...syntax.values()].flat()) problems.add(p.text);
   for (const sourceFile of parsed.filter((f) => !syntax.has(f))) {
     const path = sourceFile.fileName;
