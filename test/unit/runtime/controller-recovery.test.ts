@@ -1,25 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ApiError } from '../../../src/client/api-error.ts';
-import { defineKind } from '../../../src/client/kind.ts';
 import type { ObjectLike } from '../../../src/client/resource-client.ts';
 import type { CacheConnection } from '../../../src/runtime/cache.ts';
 import { Controller, type Reconciler } from '../../../src/runtime/controller.ts';
-import { createLogger } from '../../../src/runtime/logger.ts';
 import { RuntimeMetrics } from '../../../src/runtime/metrics.ts';
 import type { RateLimiter } from '../../../src/runtime/rate-limiter.ts';
 import type { ReconcileClient } from '../../../src/runtime/reconcile-client.ts';
 import { isServerUnavailable } from '../../../src/runtime/server-unavailable.ts';
-
-const Thing = defineKind<ObjectLike>({
-  group: 'test.op-gen.dev',
-  version: 'v1',
-  kind: 'Thing',
-  plural: 'things',
-  namespaced: true,
-});
-
-const quiet = createLogger({ level: 'error', write: () => {} });
+import { Thing, quietLogger as quiet } from '../../helpers/runtime-fakes.ts';
 
 /** Counts the delays asked of it; every retry is immediate so the test never waits. */
 class CountingLimiter implements RateLimiter<string> {

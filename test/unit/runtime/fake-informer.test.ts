@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { defineKind } from '../../../src/client/kind.ts';
 import { ResourceClient, type ObjectLike } from '../../../src/client/resource-client.ts';
 import { FakeClock } from '../../../src/runtime/clock.ts';
 import { Informer } from '../../../src/runtime/informer.ts';
-import { createLogger } from '../../../src/runtime/logger.ts';
 import { FakeApiServer } from '../../../src/testing/fake-api-server.ts';
+import { defineKind } from '../../../src/client/kind.ts';
+import { Thing, quietLogger as quiet, settle } from '../../helpers/runtime-fakes.ts';
 
 /**
  * The informer (reflector + store) against the in-memory API server, as client-go's reflector tests
@@ -13,19 +13,6 @@ import { FakeApiServer } from '../../../src/testing/fake-api-server.ts';
  * of the gap replayed, no relist), 410 Gone → relist with deletions of the gap delivered, bookmarks
  * moving the resume point, watch timeouts on the clock.
  */
-const Thing = defineKind<ObjectLike>({
-  group: 'test.op-gen.dev',
-  version: 'v1',
-  kind: 'Thing',
-  plural: 'things',
-  namespaced: true,
-});
-const quiet = createLogger({ level: 'error', write: () => {} });
-
-async function settle(): Promise<void> {
-  for (let i = 0; i < 30; i++) await new Promise<void>((r) => setImmediate(r));
-}
-
 function setup() {
   const clock = new FakeClock(Date.parse('2026-01-01T00:00:00Z'));
   const server = new FakeApiServer({ clock }).register(Thing);

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ApiError } from '../../../src/client/api-error.ts';
-import { defineKind } from '../../../src/client/kind.ts';
 import type {
   ListOptions,
   ObjectLike,
@@ -11,17 +10,7 @@ import type {
 } from '../../../src/client/resource-client.ts';
 import { FakeClock } from '../../../src/runtime/clock.ts';
 import { Informer, type ListWatcher } from '../../../src/runtime/informer.ts';
-import { createLogger } from '../../../src/runtime/logger.ts';
-
-const Thing = defineKind<ObjectLike>({
-  group: 'test.op-gen.dev',
-  version: 'v1',
-  kind: 'Thing',
-  plural: 'things',
-  namespaced: true,
-});
-
-const quiet = createLogger({ level: 'error', write: () => {} });
+import { Thing, quietLogger as quiet, settle } from '../../helpers/runtime-fakes.ts';
 
 function thing(name: string, rv: string): ObjectLike {
   return { metadata: { name, namespace: 'ns', resourceVersion: rv } };
@@ -85,10 +74,6 @@ class FakeListWatcher implements ListWatcher<ObjectLike> {
 
 function refused(): Error {
   return Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6443'), { code: 'ECONNREFUSED' });
-}
-
-async function settle(): Promise<void> {
-  for (let i = 0; i < 20; i++) await new Promise<void>((r) => setImmediate(r));
 }
 
 function recordingInformer(lw: FakeListWatcher, clock: FakeClock) {

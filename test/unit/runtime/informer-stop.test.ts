@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { defineKind } from '../../../src/client/kind.ts';
 import type {
   ListOptions,
   ObjectLike,
@@ -10,17 +9,7 @@ import type {
 } from '../../../src/client/resource-client.ts';
 import { FakeClock } from '../../../src/runtime/clock.ts';
 import { Informer, type ListWatcher } from '../../../src/runtime/informer.ts';
-import { createLogger } from '../../../src/runtime/logger.ts';
-
-const Thing = defineKind<ObjectLike>({
-  group: 'test.op-gen.dev',
-  version: 'v1',
-  kind: 'Thing',
-  plural: 'things',
-  namespaced: true,
-});
-
-const quiet = createLogger({ level: 'error', write: () => {} });
+import { Thing, quietLogger as quiet, settle } from '../../helpers/runtime-fakes.ts';
 
 /**
  * A list/watch fake whose lists wait until the test answers them. `honourAbort: false` is a server
@@ -53,10 +42,6 @@ class HeldListWatcher implements ListWatcher<ObjectLike> {
       options.signal?.addEventListener('abort', () => resolve(), { once: true });
     });
   }
-}
-
-async function settle(): Promise<void> {
-  for (let i = 0; i < 20; i++) await new Promise<void>((r) => setImmediate(r));
 }
 
 /** Whether `p` settles within a few turns of the event loop (no real waiting involved). */
