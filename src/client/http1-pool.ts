@@ -29,6 +29,13 @@ export interface Http1Request {
   /** No byte for this long (connecting, sending, or between parts of the answer) fails the request. */
   readonly timeoutMs: number | undefined;
   readonly signal?: AbortSignal | undefined;
+  /**
+   * Whether the request may be sent a second time when a reused connection closes before any byte
+   * of its answer (the server's idle close racing the request). Only for requests whose repeat does
+   * no harm (transport.ts passes retry.ts' isIdempotent): the server may have read and done the first
+   * one. A request that is not replayable fails with ECONNRESET instead, as with Node's client.
+   */
+  readonly replayable: boolean;
 }
 
 export interface Http1PoolOptions {
@@ -360,9 +367,9 @@ class Connection {
       this.#complete();
       return;
     }
-    // A reused connection the server closed as the request went out (its idle timeout): nothing of
-    // the request was read, so it is sent once more on a new connection.
-    if (this.#received === 0 && this.served > 0 && !job.retried) {
+    // A reused connection the server closed as the request went out (its idle timeout), no byte of
+    // the answer read: a replayable request is sent once more on a new connection.
+    if (this.#received === 0 && this.served > 0 && !job.retried && job.req.replayable) {
       this.#release(job);
       job.retried = true;
       this.#pool.dispatch(job);

@@ -11,7 +11,7 @@ import { kubeConfigSource, type CredentialSource, type Credentials } from './cre
 import { Http1Pool, type Http1Answer } from './http1-pool.ts';
 import { Http2Transport } from './http2-transport.ts';
 import { AuthHeaders, forEachLine, parseBody, payloadOf, requestPath, retryAfter } from './request-parts.ts';
-import { withRetries, type RetryOptions } from './retry.ts';
+import { isIdempotent, withRetries, type RetryOptions } from './retry.ts';
 import type { ApiTransport, ResponseObserver, TransportRequest } from './transport-types.ts';
 
 export type { ApiTransport, Query, ResponseObserver, TransportRequest } from './transport-types.ts';
@@ -215,6 +215,7 @@ export class HttpTransport implements Transport {
       payload,
       timeoutMs: this.timeoutMs,
       signal: req.signal,
+      replayable: isIdempotent(req),
     });
   }
 

@@ -72,6 +72,7 @@ const get = (path: string, extra: Partial<Http1Request> = {}): Http1Request => (
   headers: { accept: 'application/json' },
   payload: undefined,
   timeoutMs: 2000,
+  replayable: true,
   ...extra,
 });
 const withLength = (body: string, status = 200, extra = ''): string =>
@@ -94,6 +95,7 @@ describe('Http1Pool: framing', () => {
       headers: { 'content-type': 'application/json', authorization: 'Bearer t' },
       payload: '{"k":"ü"}',
       timeoutMs: 2000,
+      replayable: false,
     });
     assert.deepEqual(answer, {
       status: 201,
@@ -220,6 +222,27 @@ describe('Http1Pool: connections and failures', () => {
     const fresh = newPool(1);
     await assert.rejects(fresh.request(get('/3')), { code: 'ECONNRESET' });
     fresh.close();
+  });
+
+  it('a request that is not replayable (a create) is never sent twice: the server may have done it', async () => {
+    const pool = newPool(1);
+    let creates = 0;
+    script = {
+      answer: (request, _c, n) => {
+        if (request.startsWith('POST')) creates++;
+        return n === 0 ? [withLength('first')] : ['CLOSE'];
+      },
+    };
+    assert.equal((await pool.request(get('/1'))).text, 'first');
+    const create = get('/things', {
+      label: 'POST /things',
+      method: 'POST',
+      payload: '{}',
+      replayable: false,
+    });
+    await assert.rejects(pool.request(create), { code: 'ECONNRESET' });
+    assert.equal(creates, 1, 'the server saw the create once');
+    pool.close();
   });
 
   it('Connection: close and bytes past the end of an answer retire the connection', async () => {
