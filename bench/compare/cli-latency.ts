@@ -19,6 +19,8 @@ export interface LatencyRow {
   readonly wallMs: Summary;
   readonly peakRssMb: Summary;
   readonly met?: boolean;
+  /** Median minus the median of `node -e 0` in the same rounds: what the command costs beyond Node's start. */
+  readonly overFloorMs?: number;
 }
 
 export interface CliLatency {
@@ -89,6 +91,7 @@ export async function measureCliLatency(options: { runs: number }): Promise<CliL
         results.get(c)!.push(await runCase(c, i));
       }
     }
+    const floor = summarize(results.get(CASES.find((c) => c.node)!)!.map((m) => m.wallMs)).median;
     return {
       runs: options.runs,
       rows: CASES.map((c) => {
@@ -98,6 +101,7 @@ export async function measureCliLatency(options: { runs: number }): Promise<CliL
           ...(c.targetMs === undefined ? {} : { targetMs: c.targetMs, met: wallMs.median <= c.targetMs }),
           wallMs,
           peakRssMb: summarize(results.get(c)!.map((m) => m.peakRssMb)),
+          ...(c.node ? {} : { overFloorMs: Math.round(wallMs.median - floor) }),
         };
       }),
     };
@@ -113,8 +117,9 @@ export function printCliLatency(r: CliLatency): void {
   for (const row of r.rows) {
     const target =
       row.targetMs === undefined ? '' : `  target ≤ ${row.targetMs}: ${row.met ? 'met' : 'NOT met'}`;
+    const own = row.overFloorMs === undefined ? '' : `  (+${row.overFloorMs} over Node's start)`;
     console.log(
-      `  ${row.command.padEnd(26)} ${row.wallMs.min.toFixed(0)} / ${row.wallMs.median.toFixed(0)} / ${row.wallMs.max.toFixed(0)}   RSS ${row.peakRssMb.median.toFixed(0)} MB${target}`,
+      `  ${row.command.padEnd(26)} ${row.wallMs.min.toFixed(0)} / ${row.wallMs.median.toFixed(0)} / ${row.wallMs.max.toFixed(0)}   RSS ${row.peakRssMb.median.toFixed(0)} MB${target}${own}`,
     );
   }
 }
