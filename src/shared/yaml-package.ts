@@ -7,7 +7,7 @@ type YamlPackage = typeof Yaml;
 let loaded: YamlPackage | undefined;
 
 /**
- * The one-file copy of the `yaml` package `npm run build` writes (scripts/bundle-yaml.mjs), the same
+ * The one-file copy of the `yaml` package `npm run build` writes (scripts/vendor.mjs), the same
  * for src/ and dist/ modules: <package>/dist/vendor/yaml.cjs.
  */
 export const BUNDLED_YAML = fileURLToPath(

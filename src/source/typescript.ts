@@ -6,7 +6,7 @@ import type { ts as TS } from 'ts-morph';
 let loaded: typeof TS | undefined;
 
 /**
- * The minified copy of the compiler `npm run build` writes (scripts/minify-typescript.mjs), the same
+ * The minified copy of the compiler `npm run build` writes (scripts/vendor.mjs), the same
  * for src/ and dist/ modules: <package>/dist/vendor/typescript.cjs.
  */
 export const MINIFIED_TYPESCRIPT = fileURLToPath(

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { relative, sep } from 'node:path';
-import type { ts as TS } from 'ts-morph';
 import { loadTypeScript } from '../../source/typescript.ts';
 import { goFormLines, goFormProblems } from '../go-forms.ts';
 import { parseDocComment } from '../../markers/jsdoc.ts';
@@ -25,13 +24,6 @@ export interface SourceWebhookMarkers {
   readonly configurations: readonly WebhookMarker[];
 }
 
-/**
- * The `@webhook` and `@webhookconfiguration` tags of every JSDoc comment of the sources under
- * `paths` (tests and declarations left out), parsed and checked against the registry. Only syntax
- * is needed, so each file is parsed on its own (no program, no type checker). Every problem of every
- * file is reported at once; `+kubebuilder:webhook` (controller-gen's Go form) is one, naming the
- * `@webhook` to write.
- */
 /** Every `@name` in a text, wherever it is: a superset of the tag names its JSDoc comments hold. */
 const ANY_TAG = /@([A-Za-z][\w:.-]*)/g;
 
@@ -51,23 +43,30 @@ export function mayHoldWebhookMarkers(text: string): boolean {
   return false;
 }
 
+/**
+ * The `@webhook` and `@webhookconfiguration` tags of every JSDoc comment of the sources under
+ * `paths` (tests and declarations left out), parsed and checked against the registry. Only syntax
+ * is needed, so each file is parsed on its own (no program, no type checker), and only the files
+ * that may hold a marker: without any, the compiler is not even loaded. Every problem of every
+ * file is reported at once; `+kubebuilder:webhook` (controller-gen's Go form) is one, naming the
+ * `@webhook` to write.
+ */
 export function readWebhookMarkers(root: string, paths: readonly string[]): SourceWebhookMarkers {
   const webhooks: WebhookMarker[] = [];
   const configurations: WebhookMarker[] = [];
   const problems = new ProblemCollector();
   const displayOf = (path: string): string => relative(root, path).split(sep).join('/');
-  const parsed: TS.SourceFile[] = [];
-  for (const path of listSourceFiles(root, paths)) {
-    const text = readFileSync(path, 'utf8');
-    if (!mayHoldWebhookMarkers(text)) continue;
-    // Loaded only for a file that may hold a marker: a project without webhooks never pays for it.
-    const ts = loadTypeScript();
-    parsed.push(ts.createSourceFile(path, text, ts.ScriptTarget.ES2023, false, ts.ScriptKind.TS));
-  }
-  if (parsed.length === 0) return { webhooks, configurations };
+  const candidates = listSourceFiles(root, paths)
+    .map((path) => ({ path, text: readFileSync(path, 'utf8') }))
+    .filter((f) => mayHoldWebhookMarkers(f.text));
+  if (candidates.length === 0) return { webhooks, configurations };
+  const ts = loadTypeScript();
+  const parsed = candidates.map((f) =>
+    ts.createSourceFile(f.path, f.text, ts.ScriptTarget.ES2023, false, ts.ScriptKind.TS),
+  );
   // A file that does not parse is not read: its comments may not be where they seem. The others are,
   // so one run reports every problem.
-  const syntax = parseProblems(loadTypeScript(), parsed, displayOf);
+  const syntax = parseProblems(ts, parsed, displayOf);
   for (const p of [...syntax.values()].flat()) problems.add(p.text);
   for (const sourceFile of parsed.filter((f) => !syntax.has(f))) {
     const path = sourceFile.fileName;
