@@ -235,6 +235,22 @@ export class Http2Transport implements ApiTransport {
       stream.once('response', (h: IncomingHttpHeaders & IncomingHttpStatusHeader) =>
         resolve({ stream, status: Number(h[constants.HTTP2_HEADER_STATUS] ?? 0), headers: h, connection }),
       );
+      // A connection that closed cleanly (a killed server's socket ended) closes its streams without
+      // an 'error' (node:http2): one still waiting for its answer would wait for ever. After the
+      // answer began, or after an error, this changes nothing.
+      stream.once('close', () =>
+        reject(
+          asConnectionError(
+            Object.assign(
+              new Error(
+                `${req.method} ${req.path}: the HTTP/2 stream closed (code ${stream.rstCode ?? 'none'}) before the answer began`,
+              ),
+              { code: 'ERR_HTTP2_STREAM_ERROR' },
+            ),
+            connection.error,
+          ),
+        ),
+      );
       if (timeoutMs !== undefined)
         stream.setTimeout(timeoutMs, () =>
           stream.destroy(

@@ -215,6 +215,11 @@ function launch(binary: string, args: string[], logFile: string): ChildProcess {
   const child = spawn(binary, args, { stdio: ['ignore', fd, fd] });
   closeSync(fd);
   trackProcess(child);
+  // A control plane never keeps the test process alive: when a test's teardown fails before stop()
+  // (an after hook that threw), the process still ends and the registry's exit hook kills etcd and
+  // kube-apiserver, instead of the process and them waiting on each other forever. terminate() holds
+  // a reference while it waits for an exit.
+  child.unref();
   child.on('error', () => {
     // reported by waitForReady through the exit/log checks
   });
@@ -224,6 +229,7 @@ function launch(binary: string, args: string[], logFile: string): ChildProcess {
 /** SIGTERM, then SIGKILL after `graceMs`; `graceMs` 0 kills at once. A stopped process is continued. */
 async function terminate(child: ChildProcess | undefined, graceMs = 5_000): Promise<void> {
   if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  child.ref();
   const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
   if (graceMs === 0) {
     child.kill('SIGKILL');

@@ -193,6 +193,25 @@ describe('Http2Transport', () => {
     t.close();
   });
 
+  it('a connection that closes before the answer began (a killed server) fails the request at once with ECONNRESET', async () => {
+    // The server's connection goes away without an error: node:http2 closes the client's stream
+    // (code 8, CANCEL) without an 'error' and without its 'response'. A request waiting for one must
+    // still settle (it hung until a reconcile's shutdown deadline: test/integration/runtime/http2.test.ts).
+    handlers.set('/dropped', (stream) => stream.session?.destroy());
+    const t = await Http2Transport.fromSource(source());
+    const started = Date.now();
+    const outcome = await Promise.race([
+      t.request({ method: 'GET', path: '/dropped' }).catch((e: unknown) => e),
+      sleep(3_000).then(() => 'still waiting'),
+    ]);
+    assert.equal((outcome as { code?: string }).code, 'ECONNRESET', String(outcome));
+    assert.ok(isServerUnavailable(outcome));
+    assert.ok(Date.now() - started < 2_000);
+    const again = await t.request<{ path: string }>({ method: 'GET', path: '/again' });
+    assert.equal(again.path, '/again', 'the next request reconnects');
+    t.close();
+  });
+
   it('an unreachable server is ECONNREFUSED, which the runtime counts as the server being down', async () => {
     const closed = createTcpServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
