@@ -66,13 +66,20 @@ function asConnectionError(err: Error, sessionError: Error | undefined): Error {
 function checkComplete(stream: ClientHttp2Stream, connection: Connection): void {
   if (stream.readableEnded && (stream.rstCode ?? constants.NGHTTP2_NO_ERROR) === constants.NGHTTP2_NO_ERROR)
     return;
-  throw asConnectionError(
-    Object.assign(
-      new Error(`the HTTP/2 stream was reset (code ${stream.rstCode ?? 'none'}) before the answer ended`),
-      {
-        code: 'ERR_HTTP2_STREAM_ERROR',
-      },
-    ),
+  throw streamCutError(stream, connection, 'the HTTP/2 stream was reset', 'before the answer ended');
+}
+
+/** A stream that ended without an error but short of its answer, as its connection's error (ECONNRESET). */
+function streamCutError(
+  stream: ClientHttp2Stream,
+  connection: Connection,
+  what: string,
+  when: string,
+): Error {
+  return asConnectionError(
+    Object.assign(new Error(`${what} (code ${stream.rstCode ?? 'none'}) ${when}`), {
+      code: 'ERR_HTTP2_STREAM_ERROR',
+    }),
     connection.error,
   );
 }
@@ -240,14 +247,11 @@ export class Http2Transport implements ApiTransport {
       // answer began, or after an error, this changes nothing.
       stream.once('close', () =>
         reject(
-          asConnectionError(
-            Object.assign(
-              new Error(
-                `${req.method} ${req.path}: the HTTP/2 stream closed (code ${stream.rstCode ?? 'none'}) before the answer began`,
-              ),
-              { code: 'ERR_HTTP2_STREAM_ERROR' },
-            ),
-            connection.error,
+          streamCutError(
+            stream,
+            connection,
+            `${req.method} ${req.path}: the HTTP/2 stream closed`,
+            'before the answer began',
           ),
         ),
       );
