@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { parse } from 'yaml';
 import { generateCrds } from '../../../src/generate/crd/index.ts';
 import { k8sSchemaReleases } from '../../../src/generate/crd/builtin-schemas.ts';
@@ -18,7 +18,13 @@ const GOLDEN = new URL('../../golden/crd-k8s/op-gen/', import.meta.url).pathname
  */
 describe('Kubernetes built-in types as field types', () => {
   const out = mkdtempSync(join(tmpdir(), 'op-gen-crd-k8s-'));
-  after(() => rmSync(out, { recursive: true, force: true }));
+  // The golden holds the default (newest) release's types, whatever release the shell selects.
+  const release = process.env.OP_GEN_K8S_VERSION;
+  before(() => delete process.env.OP_GEN_K8S_VERSION);
+  after(() => {
+    rmSync(out, { recursive: true, force: true });
+    if (release !== undefined) process.env.OP_GEN_K8S_VERSION = release;
+  });
 
   it('embeds the built-in schemas, structurally', async () => {
     const result = await generateCrds({ cwd: FIXTURE, apiDir: 'api-k8s', outDir: out });
