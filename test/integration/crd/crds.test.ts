@@ -137,6 +137,8 @@ describe('generated CRDs on a real API server', { timeout: 180_000, skip: contro
     await generateCrds({ cwd: FIXTURE, apiDir: 'api', outDir: out });
     await generateCrds({ cwd: FIXTURE, apiDir: 'api-cel', outDir: out });
     await generateCrds({ cwd: FIXTURE, apiDir: 'api-k8s', outDir: out });
+    // Every Kubernetes type of the built-in type parity test (controller-gen's schemas, +k8s: rules included).
+    await generateCrds({ cwd: FIXTURE, apiDir: 'api-k8s-all', outDir: out });
     // The controller-gen parity API too (widgets and gadgetries of shop.example.com), in a folder of its
     // own: its shop.example.com group would make the Store CRD a stale file of its output.
     await generateCrds({ cwd: join(FIXTURE, 'parity'), apiDir: 'api', outDir: join(out, 'parity') });
@@ -145,7 +147,7 @@ describe('generated CRDs on a real API server', { timeout: 180_000, skip: contro
       ...readdirSync(out).filter((f) => f.endsWith('.yaml')),
       ...readdirSync(join(out, 'parity')).map((f) => join('parity', f)),
     ].sort();
-    assert.equal(files.length, 7);
+    assert.equal(files.length, 8);
     for (const file of files) {
       // The client serialises typed models: loadYaml turns the wire form (x-kubernetes-* keys) into one.
       const crd = loadYaml<V1CustomResourceDefinition>(readFileSync(join(out, file), 'utf8'));
@@ -198,6 +200,70 @@ describe('generated CRDs on a real API server', { timeout: 180_000, skip: contro
       });
     });
   }
+
+  // api-k8s-all embeds batchv1.JobTemplateSpec: Kubernetes 1.37's declarative validations (+k8s:) come
+  // with controller-gen's schemas, and the served OpenAPI's zero defaults do not.
+  const app = (spec: Obj, dryRun = true, name = `a${++counter}`): Promise<unknown> =>
+    objects.createNamespacedCustomObject({
+      group: 'k8s.example.com',
+      version: 'v1',
+      namespace: 'default',
+      plural: 'apps',
+      ...(dryRun ? { dryRun: 'All' } : {}),
+      body: { apiVersion: 'k8s.example.com/v1', kind: 'App', metadata: { name }, spec },
+    });
+  const jobSpec = (job: Obj): Obj => ({ template: {}, jobTemplate: { spec: { template: {}, ...job } } });
+
+  it("embedded Kubernetes types validate as controller-gen's schemas do (+k8s: rules, no zero defaults)", async () => {
+    for (let i = 0; ; i++) {
+      try {
+        await app(jobSpec({ scheduling: { resourceClaims: [{ name: 'gpu', resourceClaimName: 'c' }] } }));
+        break;
+      } catch (err) {
+        if (codeOf(err) !== 404 || i === 200) throw new Error(bodyOf(err), { cause: err });
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    // +k8s:required on a string: minLength 1.
+    await assert.rejects(app(jobSpec({ scheduling: { resourceClaims: [{ name: '' }] } })), (err: unknown) => {
+      assert.equal(codeOf(err), 422, bodyOf(err));
+      assert.match(bodyOf(err), /resourceClaims\[0\]\.name/);
+      return true;
+    });
+    // +k8s:maxItems=1 on schedulingConstraints.topology.
+    await assert.rejects(
+      app(jobSpec({ scheduling: { schedulingConstraints: { topology: [{ key: 'a' }, { key: 'b' }] } } })),
+      (err: unknown) => codeOf(err) === 422 && /topology/.test(bodyOf(err)),
+    );
+    // No `default: ""` on onPodConditions[].status (the served OpenAPI's zero value).
+    const created = (await app(
+      jobSpec({
+        podFailurePolicy: { rules: [{ action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget' }] }] },
+      }),
+    )) as { spec: { jobTemplate: { spec: { podFailurePolicy: { rules: { onPodConditions: Obj[] }[] } } } } };
+    const condition = created.spec.jobTemplate.spec.podFailurePolicy.rules[0]!.onPodConditions[0]!;
+    assert.equal('status' in condition, false, JSON.stringify(condition));
+    // +k8s:immutable on scheduling.disruptionMode: self == oldSelf on an object.
+    const name = `a${++counter}`;
+    const stored = (await app(
+      jobSpec({ scheduling: { disruptionMode: { single: {} } } }),
+      false,
+      name,
+    )) as Obj;
+    const changed = structuredClone(stored) as { spec: ReturnType<typeof jobSpec> };
+    (changed.spec.jobTemplate as { spec: { scheduling: Obj } }).spec.scheduling.disruptionMode = { all: {} };
+    await assert.rejects(
+      objects.replaceNamespacedCustomObject({
+        group: 'k8s.example.com',
+        version: 'v1',
+        namespace: 'default',
+        plural: 'apps',
+        name,
+        body: changed,
+      }),
+      (err: unknown) => codeOf(err) === 422 && /field is immutable/.test(bodyOf(err)),
+    );
+  });
 
   it('defaults are applied and nullable keeps null', async () => {
     const created = (await store({ ...validSpec(), note: null, color: null }, false)) as {
