@@ -90,6 +90,7 @@ export async function runDevLoop(options: RunOptions): Promise<void> {
     dir: srcDir,
     debounceMs: options.debounceMs ?? 100,
     onChange: (paths, firstEventAt) => void loop.changed(paths, firstEventAt),
+    onError: (message) => log(`op-gen run: ${message}`),
   });
   try {
     void loop.start();

@@ -11,6 +11,8 @@ export type WatchFunction = (
   dir: string,
   onEvent: (relativePath: string) => void,
   skip?: (relativePath: string) => boolean,
+  /** A folder that cannot be watched (e.g. the system's limit of watches reached): said, not dropped. */
+  onError?: (message: string) => void,
 ) => { close(): void };
 
 /**
@@ -28,7 +30,7 @@ export type WatchFunction = (
  * watches and is reported, and is watched again when it comes back. The root's parent is watched for
  * the root's own name only, so a deleted and recreated root (a checkout that removes it) is followed too.
  */
-export const watchTree: WatchFunction = (root, onEvent, skip = () => false) => {
+export const watchTree: WatchFunction = (root, onEvent, skip = () => false, onError = () => undefined) => {
   const watched = new Map<string, { readonly watcher: FSWatcher; readonly ino: number }>();
   let closed = false;
   const rel = (path: string): string => relative(root, path);
@@ -66,8 +68,17 @@ export const watchTree: WatchFunction = (root, onEvent, skip = () => false) => {
     let watcher: FSWatcher;
     try {
       watcher = watch(dir, { persistent: true }, (_event, name) => changed(dir, name?.toString()));
-    } catch {
-      return; // vanished between lstat and watch: its parent's event says so
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      // Vanished between lstat and watch: its parent's event says so.
+      if (code === 'ENOENT' || code === 'ENOTDIR') return;
+      onError(
+        `cannot watch ${rel(dir) || '.'} (${code ?? (err as Error).message}): changes in it are not seen` +
+          (code === 'ENOSPC'
+            ? '; raise the limit of inotify watches (sysctl fs.inotify.max_user_watches)'
+            : ''),
+      );
+      return;
     }
     // A folder deleted under its watch may end in an error (EPERM on Windows): the parent reports it.
     watcher.on('error', () => {
@@ -140,11 +151,11 @@ export const watchTree: WatchFunction = (root, onEvent, skip = () => false) => {
 };
 
 /** fs.watch recursive, where the operating system does it (macOS: FSEvents, Windows: ReadDirectoryChangesW). */
-const nativeRecursiveWatch: WatchFunction = (dir, onEvent) => {
+const nativeRecursiveWatch: WatchFunction = (dir, onEvent, _skip, onError = () => undefined) => {
   const watcher = watch(dir, { recursive: true, persistent: true }, (_event, filename) => {
     if (filename) onEvent(filename.toString());
   });
-  watcher.on('error', () => undefined);
+  watcher.on('error', (err) => onError(`watching ${dir} failed (${err.message}): changes are not seen`));
   return { close: () => watcher.close() };
 };
 
@@ -165,6 +176,8 @@ export interface DebouncedWatchOptions {
   /** Paths (relative to dir) whose events are dropped and folders not watched, e.g. editor swap files. */
   readonly ignore?: (relativePath: string) => boolean;
   readonly watch?: WatchFunction;
+  /** A folder that cannot be watched. */
+  readonly onError?: (message: string) => void;
   readonly clock?: Clock;
 }
 
@@ -215,6 +228,7 @@ export function watchDebounced(options: DebouncedWatchOptions): { close(): void 
       timer = clock.setTimeout(flush, options.debounceMs);
     },
     ignore,
+    options.onError,
   );
   return {
     close() {
