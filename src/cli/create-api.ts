@@ -3,7 +3,7 @@ import type { CommandModule } from './command-module.ts';
 import { contextFor, type CommandContext } from './context.ts';
 import { UsageError } from '../errors.ts';
 import { AFTER_CREATE_API, type GeneratorName } from '../generate/generator-names.ts';
-import type { Generator } from '../scaffold/create-api.ts';
+import type { ApiExample, Generator } from '../scaffold/create-api.ts';
 import { runGenerator } from './run-generator.ts';
 
 interface CreateApiFlags {
@@ -13,6 +13,7 @@ interface CreateApiFlags {
   namespaced?: boolean;
   cluster?: boolean;
   controller?: boolean;
+  example?: string;
   skipGenerate?: boolean;
 }
 
@@ -43,6 +44,10 @@ export const createApiCommand: CommandModule = {
       .option('--cluster', 'cluster-scoped kind')
       .option('--controller', 'scaffold a controller (default for the first version of a kind)')
       .option('--no-controller', 'do not scaffold a controller')
+      .option(
+        '--example <name>',
+        'write an example instead of the minimal reconciler: deployment (a controller that keeps a Deployment from spec.size and spec.image)',
+      )
       .option('--skip-generate', 'do not run op-gen generate afterwards')
       .action(async (flags: CreateApiFlags, command: Command) => {
         const ctx = contextFor(command, io);
@@ -63,6 +68,7 @@ export const createApiCommand: CommandModule = {
             ...(flags.kind !== undefined ? { kind: flags.kind } : {}),
             ...(flags.namespaced ? { namespaced: true } : flags.cluster ? { namespaced: false } : {}),
             ...(flags.controller !== undefined ? { controller: flags.controller } : {}),
+            ...(flags.example !== undefined ? { example: flags.example as ApiExample } : {}),
             ...(flags.skipGenerate ? { skipGenerate: true } : {}),
           },
           {

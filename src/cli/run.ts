@@ -9,20 +9,45 @@ function milliseconds(value: string): number {
   return n;
 }
 
-/** Resolves on the first SIGINT or SIGTERM (Ctrl-C in the terminal, `kill`); `dispose` stops listening. */
-function stopSignal(): { requested: Promise<NodeJS.Signals>; dispose(): void } {
+/** How often op-gen run started by an npm script checks that the script's shell is still there. */
+const PARENT_CHECK_MS = 250;
+
+/**
+ * Resolves on the first SIGINT or SIGTERM (Ctrl-C in the terminal, `kill`), or, when an npm script
+ * started op-gen run (`npx op-gen run`, a `dev` script without `exec`), when the shell npm started
+ * it in is gone. npm passes SIGTERM and SIGINT to that shell only; `sh` (dash) does not replace itself
+ * by its one command, dies of SIGTERM without passing it on, and op-gen run and the manager were left
+ * running under PID 1. A changed parent pid is how a process learns that its parent exited. Outside
+ * npm a new parent means nothing (`nohup op-gen run &` outlives its shell on purpose). `dispose` stops
+ * listening.
+ */
+function stopSignal(env: NodeJS.ProcessEnv): {
+  requested: Promise<string>;
+  dispose(): void;
+} {
   let on: (signal: NodeJS.Signals) => void = () => undefined;
+  let parentCheck: NodeJS.Timeout | undefined;
   const dispose = (): void => {
     process.off('SIGINT', on);
     process.off('SIGTERM', on);
+    clearInterval(parentCheck);
   };
-  const requested = new Promise<NodeJS.Signals>((resolve) => {
+  const requested = new Promise<string>((resolve) => {
     on = (signal) => {
       dispose();
       resolve(signal);
     };
     process.on('SIGINT', on);
     process.on('SIGTERM', on);
+    const parent = process.ppid;
+    if (env.npm_lifecycle_event !== undefined && parent > 1) {
+      parentCheck = setInterval(() => {
+        if (process.ppid === parent) return;
+        dispose();
+        resolve("the npm script's shell exited");
+      }, PARENT_CHECK_MS);
+      parentCheck.unref();
+    }
   });
   return { requested, dispose };
 }
@@ -40,7 +65,7 @@ export const runCommand: CommandModule = {
       .action(async (managerArgs: string[], opts: { debounce: number }, command) => {
         const ctx = contextFor(command, io);
         const { runDevLoop } = await import('../dev-loop/run.ts');
-        const stop = stopSignal();
+        const stop = stopSignal(process.env);
         try {
           await runDevLoop({
             cwd: ctx.cwd,

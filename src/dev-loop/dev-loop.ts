@@ -35,6 +35,21 @@ export interface RoundReport {
   readonly outcome: 'restarted' | 'started' | 'generate-failed' | 'crd-failed' | 'build-failed' | 'stopped';
   /** Milliseconds from the first event of the change to the manager's start (rounds that started it). */
   readonly elapsedMs?: number;
+  /** Where `elapsedMs` went (rounds that started the manager). */
+  readonly stepsMs?: RoundSteps;
+}
+
+/**
+ * The parts of a reload, in milliseconds: the quiet time and any round it waited behind (`waited`,
+ * from the first file event), the generators, the build (the CRDs are applied alongside it: `crds`
+ * is their own time, inside the build's), and stopping the old manager.
+ */
+export interface RoundSteps {
+  readonly waited: number;
+  readonly generate: number;
+  readonly build: number;
+  readonly crds: number;
+  readonly stop: number;
 }
 
 /**
@@ -106,11 +121,17 @@ export class DevLoop {
       if (trigger.length === 0) return undefined;
       deps.log(`changed: ${trigger.map(rel).join(', ')}`);
     }
-    const report = (outcome: RoundReport['outcome'], elapsedMs?: number): RoundReport => ({
+    const report = (
+      outcome: RoundReport['outcome'],
+      elapsedMs?: number,
+      stepsMs?: RoundSteps,
+    ): RoundReport => ({
       trigger: trigger.map(rel),
       outcome,
       ...(elapsedMs === undefined ? {} : { elapsedMs }),
+      ...(stepsMs === undefined ? {} : { stepsMs }),
     });
+    const startedAt = this.clock.now();
 
     let generated: GenerateOutcome;
     try {
@@ -123,17 +144,23 @@ export class DevLoop {
     deps.generatorWrote(generated.written.map((p) => `${deps.cwd}/${p}`));
     if (generated.written.length > 0) deps.log(`generated: ${generated.written.join(', ')}`);
     if (this.stopped) return report('stopped');
+    const generatedAt = this.clock.now();
 
     // The CRDs go to the cluster while the project builds: the build does not need them, the manager does.
     const progress = initial ? deps.progress : undefined;
     progress?.start('building the manager');
+    let crdsAt = generatedAt;
     const [synced, built] = await Promise.all([
-      deps.syncCrds(generated.crds).then(
-        (result) => ({ ok: true as const, result }),
-        (err: unknown) => ({ ok: false as const, message: (err as Error).message }),
-      ),
+      deps
+        .syncCrds(generated.crds)
+        .then(
+          (result) => ({ ok: true as const, result }),
+          (err: unknown) => ({ ok: false as const, message: (err as Error).message }),
+        )
+        .finally(() => (crdsAt = this.clock.now())),
       deps.build(this.abort.signal),
     ]);
+    const builtAt = this.clock.now();
     if (this.stopped) {
       progress?.fail('build stopped');
       return report('stopped');
@@ -158,14 +185,25 @@ export class DevLoop {
     const wasRunning = deps.manager.running;
     if (wasRunning) await deps.manager.stop();
     if (this.stopped) return report('stopped');
+    const stoppedAt = this.clock.now();
     deps.manager.start();
     const elapsedMs = Math.round(this.clock.now() - firstEventAt);
+    const ms = (from: number, to: number): number => Math.round(to - from);
+    const steps: RoundSteps = {
+      waited: ms(firstEventAt, startedAt),
+      generate: ms(startedAt, generatedAt),
+      build: ms(generatedAt, builtAt),
+      crds: ms(generatedAt, crdsAt),
+      stop: ms(builtAt, stoppedAt),
+    };
     deps.log(
       wasRunning
-        ? `restarted the manager (pid ${deps.manager.pid ?? '?'}) ${elapsedMs} ms after the change`
+        ? `restarted the manager (pid ${deps.manager.pid ?? '?'}) ${elapsedMs} ms after the change: ` +
+            `waited ${steps.waited}, generate ${steps.generate}, build ${steps.build} ` +
+            `(CRDs ${steps.crds} alongside), stop ${steps.stop} ms`
         : `started the manager (pid ${deps.manager.pid ?? '?'}); watching src/ for changes (Ctrl-C to stop)`,
     );
-    return report(wasRunning ? 'restarted' : 'started', elapsedMs);
+    return report(wasRunning ? 'restarted' : 'started', elapsedMs, steps);
   }
 
   private waitingLine(): string {

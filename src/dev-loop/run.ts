@@ -20,8 +20,8 @@ export interface RunOptions {
   /** Quiet time after the last file event before a round starts (default 100 ms). */
   readonly debounceMs?: number;
   readonly env?: NodeJS.ProcessEnv;
-  /** Resolves when the user asks to stop (Ctrl-C, SIGTERM). */
-  readonly stopRequested: Promise<unknown>;
+  /** Resolves when the user asks to stop (Ctrl-C, SIGTERM), with why (printed). */
+  readonly stopRequested: Promise<string>;
 }
 
 interface PackageScripts {
@@ -90,11 +90,12 @@ export async function runDevLoop(options: RunOptions): Promise<void> {
     dir: srcDir,
     debounceMs: options.debounceMs ?? 100,
     onChange: (paths, firstEventAt) => void loop.changed(paths, firstEventAt),
+    onError: (message) => log(`op-gen run: ${message}`),
   });
   try {
     void loop.start();
-    await options.stopRequested;
-    log('op-gen run: stopping');
+    const why = await options.stopRequested;
+    log(`op-gen run: stopping (${why})`);
   } finally {
     watcher.close();
     await loop.stop();

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { runGeneratorsAfter, type GeneratingIo, type ScaffoldResult } from './run-generators.ts';
-import { OpGenError } from '../errors.ts';
+import { OpGenError, UsageError } from '../errors.ts';
 import { writeFilesAtomically } from '../shared/atomic-write.ts';
 import {
   apiGroup,
@@ -28,9 +28,19 @@ export interface CreateApiOptions {
   readonly namespaced?: boolean;
   /** Scaffold a controller; defaults to true for the first version of a kind, false for later ones. */
   readonly controller?: boolean;
+  /**
+   * What the types and controller show: by default a minimal reconciler (finalizer, `Ready`
+   * condition, nothing owned); `deployment` is the example that keeps a Deployment from
+   * `spec.size` and `spec.image` (kubebuilder's deploy-image plugin).
+   */
+  readonly example?: ApiExample;
   /** Skip running the generators afterwards. */
   readonly skipGenerate?: boolean;
 }
+
+/** The examples `create api --example` writes. */
+export const API_EXAMPLES = ['deployment'] as const;
+export type ApiExample = (typeof API_EXAMPLES)[number];
 
 /** A generator `create api` runs after writing (`generate crd`, `rbac`, `client`, when present). */
 export type { Generator } from './run-generators.ts';
@@ -118,6 +128,7 @@ function renderNewFiles(
   project: ProjectFile,
   resource: ProjectResource,
   firstVersion: boolean,
+  example: ApiExample | undefined,
 ): RenderedFile[] {
   const { group, version, kind, plural, namespaced, controller } = resource;
   const kindFile = kebabCase(kind);
@@ -135,13 +146,20 @@ function renderNewFiles(
     namespaced,
     storageVersion: firstVersion,
     sharded: project.sharding === true,
+    exampleDeployment: example === 'deployment',
     header: projectHeader(root),
   };
   const created: RenderedFile[] = [...renderTemplateSet('create-api/api', context)];
   const groupVersionFile = `${project.apiDir}/${group}/${version}/groupversion.ts`;
   if (!existsSync(join(root, groupVersionFile)))
     created.push(...renderTemplateSet('create-api/groupversion', context));
-  if (controller) created.push(...renderTemplateSet('create-api/controller', context));
+  if (controller)
+    created.push(
+      ...renderTemplateSet(
+        example === 'deployment' ? 'create-api/controller-deployment' : 'create-api/controller',
+        context,
+      ),
+    );
   const clashes = created.filter((f) => existsSync(join(root, f.path))).map((f) => join(root, f.path));
   if (clashes.length > 0) {
     throw new OpGenError(
@@ -212,7 +230,12 @@ export async function createApi(options: CreateApiOptions, io: CreateApiIo): Pro
   const names = await resourceNames(options, project, io);
   const { resource, sameKind } = newResource(root, project, names, options);
   const firstVersion = sameKind.length === 0;
-  const created = renderNewFiles(root, project, resource, firstVersion);
+  if (options.example !== undefined && !API_EXAMPLES.includes(options.example)) {
+    throw new UsageError(
+      `--example ${String(options.example)}: unknown example; the examples are ${API_EXAMPLES.join(', ')}.`,
+    );
+  }
+  const created = renderNewFiles(root, project, resource, firstVersion, options.example);
   const edited = editRegistries(root, project, resource, created, firstVersion);
 
   const all = [...created, ...edited].sort((a, b) => (a.path < b.path ? -1 : 1));

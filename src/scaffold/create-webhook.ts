@@ -227,6 +227,7 @@ export async function createWebhook(
     validation,
     mutatePath: admissionPath('mutate', fullGroup, version, kind),
     validatePath: admissionPath('validate', fullGroup, version, kind),
+    apiFile,
     apiImport: importPath(webhookFile, apiFile),
     apiImportFromTest: importPath(`${testDir}/x.ts`, apiFile),
     webhookImportFromTest: importPath(`${testDir}/x.ts`, webhookFile),

@@ -23,7 +23,8 @@ export interface WebhookInstallOptions {
   readonly manifests?: readonly (string | object)[];
   /**
    * CRDs (YAML text or objects) to create with their conversion webhook pointed at the server; a CRD
-   * whose `spec.conversion.strategy` is not `Webhook` is created unchanged.
+   * whose `spec.conversion.strategy` is not `Webhook` is created unchanged, with a process warning
+   * (code OP_GEN_CRD_WITHOUT_CONVERSION): pass the CRD with its conversion patch applied.
    */
   readonly crds?: readonly (string | object)[];
   /** Where the webhook server listens; the certificate is made for it. Default 127.0.0.1. */
@@ -181,8 +182,11 @@ export async function installWebhooks(
   const installed: WebhookConfiguration[] = [];
   try {
     for (const crd of options.crds ?? []) {
-      for (const doc of documentsOf(crd, 'crds'))
+      for (const doc of documentsOf(crd, 'crds')) {
+        const warning = crdConversionWarning(doc);
+        if (warning) process.emitWarning(warning, { code: 'OP_GEN_CRD_WITHOUT_CONVERSION' });
         await installCrd(transport, rewriteCrd(doc, base, caBundle));
+      }
     }
     for (const c of [...configurations, ...probes]) {
       await clients[c.kind].create(c);
@@ -258,12 +262,31 @@ export async function installWebhooks(
 }
 
 interface CrdJson {
+  metadata?: { name?: string };
   spec?: {
     conversion?: {
       strategy?: string;
       webhook?: { clientConfig?: ClientConfig; conversionReviewVersions?: string[] };
     };
   };
+}
+
+/**
+ * The warning for a CRD passed to `installWebhooks` without a conversion webhook, or undefined.
+ * `crds` is there for conversion; such a CRD (a `config/crd/bases` file: the conversion is a
+ * kustomize patch in config/crd/patches) is created with strategy None, and the API server converts
+ * only apiVersion, never calling the server: say so instead of passing silently.
+ */
+export function crdConversionWarning(doc: unknown): string | undefined {
+  const crd = doc as CrdJson;
+  const strategy = crd.spec?.conversion?.strategy ?? 'None';
+  if (strategy === 'Webhook') return undefined;
+  return (
+    `installWebhooks: CRD ${crd.metadata?.name ?? '(no name)'} has no conversion webhook (strategy ${strategy}): ` +
+    'it is created as it is, and the API server will not call the webhook server to convert. Pass the CRD ' +
+    'with its conversion patch applied (`kubectl kustomize config/crd`, or ' +
+    'config/crd/patches/webhook_in_<plural>.yaml merged into the base), or leave it out of `crds`.'
+  );
 }
 
 function rewriteCrd(doc: unknown, base: string, caBundle: string): object {

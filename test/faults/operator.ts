@@ -1,6 +1,6 @@
 /**
- * The operator under fault: a project scaffolded by `op-gen init` + `op-gen create api` (Memcached,
- * the scaffold's own controller), run as a separate process with `node src/main.ts` on the built
+ * The operator under fault: a project scaffolded by `op-gen init` + `op-gen create api --example
+ * deployment` (Memcached, the scaffold's Deployment example), run as a separate process with `node src/main.ts` on the built
  * op-gen runtime (node_modules/op-gen is a link to the op-gen checkout). Its JSON log goes to a file
  * the test reads (leader acquisition and release, shutdown).
  */
@@ -34,7 +34,21 @@ export function scaffoldOperator(root = process.env.OP_GEN_FAULTS_ROOT ?? OP_GEN
     if (r.status !== 0) throw new Error(`op-gen ${args.join(' ')} failed:\n${r.stdout}${r.stderr}`);
   };
   run(['init', dir, '--domain', 'example.com', '--skip-install'], work);
-  run(['create', 'api', '--group', 'cache', '--version', 'v1alpha1', '--kind', 'Memcached'], dir);
+  run(
+    [
+      'create',
+      'api',
+      '--group',
+      'cache',
+      '--version',
+      'v1alpha1',
+      '--kind',
+      'Memcached',
+      '--example',
+      'deployment',
+    ],
+    dir,
+  );
   mkdirSync(join(dir, 'node_modules'), { recursive: true });
   symlinkSync(root, join(dir, 'node_modules/op-gen'));
   return {

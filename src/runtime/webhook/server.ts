@@ -212,7 +212,7 @@ export class WebhookServer {
       return this.certificateDir.load();
     }
     this.log.warn(
-      `no ${CERT_FILE}/${KEY_FILE} in ${dir}: serving webhooks with a self-signed certificate, which no API server trusts (local development only; mount a cert-manager certificate there or pass certDir)`,
+      `no ${CERT_FILE}/${KEY_FILE} in ${dir}: serving webhooks with a self-signed certificate, which no API server trusts (local development only; mount a cert-manager certificate there, or point --webhook-cert-dir (ManagerOptions.webhook.certDir) at a folder with ${CERT_FILE} and ${KEY_FILE})`,
     );
     return selfSignedCertificate();
   }

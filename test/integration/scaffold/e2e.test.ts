@@ -188,7 +188,19 @@ describe('op-gen init + create api, end to end', { timeout: 900_000, skip: contr
   stepIt(CREATE, [INIT], async () => {
     const ran = await step(
       process.execPath,
-      [OP_GEN_BIN, 'create', 'api', '--group', 'cache', '--version', 'v1alpha1', '--kind', 'Memcached'],
+      [
+        OP_GEN_BIN,
+        'create',
+        'api',
+        '--group',
+        'cache',
+        '--version',
+        'v1alpha1',
+        '--kind',
+        'Memcached',
+        '--example',
+        'deployment',
+      ],
       project,
     );
     console.log(

@@ -62,8 +62,32 @@ describe('scaffolded webhooks on a real API server', { skip: controlPlaneSkip() 
       '--owner',
       'Example',
     );
-    await ok(root, 'create', 'api', '--group', 'cache', '--version', 'v1', '--kind', 'Memcached');
-    await ok(root, 'create', 'api', '--group', 'cache', '--version', 'v2', '--kind', 'Memcached');
+    await ok(
+      root,
+      'create',
+      'api',
+      '--group',
+      'cache',
+      '--version',
+      'v1',
+      '--kind',
+      'Memcached',
+      '--example',
+      'deployment',
+    );
+    await ok(
+      root,
+      'create',
+      'api',
+      '--group',
+      'cache',
+      '--version',
+      'v2',
+      '--kind',
+      'Memcached',
+      '--example',
+      'deployment',
+    );
     await ok(
       root,
       'create',
@@ -91,14 +115,26 @@ describe('scaffolded webhooks on a real API server', { skip: controlPlaneSkip() 
       '--spoke',
       'v2',
     );
-    // What a user puts in the TODOs: a default only code can set, and a field v2 spells differently.
+    // What a user puts in the TODOs: a default only code can set, and a rule naming its field.
     const webhook = join(root, 'src/webhooks/cache/v1/memcached.webhook.ts');
+    const source = readFileSync(webhook, 'utf8');
+    const defaultsTodo = '    // TODO(user): set the defaults that need code';
+    const rulesTodo = '  // TODO(user): your rules';
+    assert.ok(source.includes(defaultsTodo) && source.includes(rulesTodo), source);
     writeFileSync(
       webhook,
-      readFileSync(webhook, 'utf8').replace(
-        'obj.spec.size ??= 1;',
-        "obj.spec.size ??= 1;\n    obj.metadata.annotations = { ...obj.metadata.annotations, 'example.com/image': obj.spec.image };",
-      ),
+      source
+        .replace(
+          defaultsTodo,
+          "    obj.spec.size ??= 1;\n    obj.metadata.annotations = { ...obj.metadata.annotations, 'example.com/image': obj.spec.image };\n" +
+            defaultsTodo,
+        )
+        .replace(
+          rulesTodo,
+          "  if (/\\s/.test(obj.spec.image))\n    errors.push(field.invalid(field.path('spec', 'image'), obj.spec.image, 'must not contain spaces'));\n" +
+            rulesTodo,
+        )
+        .replace('  type AdmissionContext,', '  type AdmissionContext,\n  field,'),
     );
     // op-gen as the project would install it: this checkout (dist/ built by the test run).
     mkdirSync(join(root, 'node_modules'), { recursive: true });

@@ -23,7 +23,14 @@ describe('projectGenerator', () => {
     const io = { stdout: quiet(), stderr: quiet() };
     await initProject({ dir: project, domain: 'example.com', skipInstall: true }, io);
     await createApi(
-      { dir: project, group: 'cache', version: 'v1alpha1', kind: 'Memcached', skipGenerate: true },
+      {
+        dir: project,
+        group: 'cache',
+        version: 'v1alpha1',
+        kind: 'Memcached',
+        example: 'deployment',
+        skipGenerate: true,
+      },
       io,
     );
     const generate = projectGenerator(project);

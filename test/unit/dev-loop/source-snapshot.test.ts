@@ -30,4 +30,21 @@ describe('SourceSnapshot', () => {
     snap.refresh(['/s/clients/x.ts']);
     assert.deepEqual(snap.changed(['/s/clients/x.ts']), []);
   });
+
+  it('a vanished folder stands for the recorded files under it that are gone', () => {
+    const files = new Map<string, string>([
+      ['/s/api/v1/a.ts', 'a'],
+      ['/s/api/v1/b.ts', 'b'],
+      ['/s/api-other.ts', 'o'],
+      ['/s/main.ts', 'm'],
+    ]);
+    const snap = new SourceSnapshot((p) => (files.has(p) ? Buffer.from(files.get(p)!) : undefined));
+    snap.refresh([...files.keys()]);
+    files.delete('/s/api/v1/a.ts');
+    files.delete('/s/api/v1/b.ts');
+    files.delete('/s/api-other.ts');
+    assert.deepEqual(snap.changed(['/s/api']), ['/s/api/v1/a.ts', '/s/api/v1/b.ts'], 'not api-other.ts');
+    assert.deepEqual(snap.changed(['/s/api']), [], 'counted once');
+    assert.deepEqual(snap.changed(['/s']), ['/s/api-other.ts'], 'the root itself');
+  });
 });

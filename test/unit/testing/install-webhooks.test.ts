@@ -3,7 +3,7 @@ import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { rewriteClientConfig } from '../../../src/testing/install-webhooks.ts';
+import { crdConversionWarning, rewriteClientConfig } from '../../../src/testing/install-webhooks.ts';
 import { makeWebhookCertificates } from '../../../src/testing/webhook-certs.ts';
 
 describe('rewriteClientConfig', () => {
@@ -24,6 +24,33 @@ describe('rewriteClientConfig', () => {
       url: 'https://elsewhere/x',
       caBundle: 'x',
     });
+  });
+});
+
+describe('crdConversionWarning', () => {
+  const crd = (conversion?: object): object => ({
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'cronjobs.batch.example.com' },
+    spec: { group: 'batch.example.com', ...(conversion ? { conversion } : {}) },
+  });
+
+  it('warns for a CRD without a conversion webhook (a config/crd/bases file), naming it and the fix', () => {
+    for (const c of [crd(), crd({ strategy: 'None' })]) {
+      const warning = crdConversionWarning(c);
+      assert.match(
+        warning ?? '',
+        /CRD cronjobs\.batch\.example\.com has no conversion webhook \(strategy None\)/,
+      );
+      assert.match(warning ?? '', /kubectl kustomize config\/crd/);
+    }
+  });
+
+  it('is quiet for a CRD with its conversion patch applied', () => {
+    assert.equal(
+      crdConversionWarning(crd({ strategy: 'Webhook', webhook: { clientConfig: {} } })),
+      undefined,
+    );
   });
 });
 

@@ -461,6 +461,8 @@ describe('WebhookServer without a certificate directory', () => {
         warning?.msg ?? '',
         /self-signed certificate, which no API server trusts \(local development only/,
       );
+      // The flag a user of the scaffold has, not only the option name.
+      assert.match(warning?.msg ?? '', /--webhook-cert-dir/);
     } finally {
       await server.stop();
     }
