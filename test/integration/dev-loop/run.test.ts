@@ -77,7 +77,14 @@ describe(
         io,
       );
       await createApi(
-        { dir: project, group: 'cache', version: 'v1alpha1', kind: 'Memcached', skipGenerate: true },
+        {
+          dir: project,
+          group: 'cache',
+          version: 'v1alpha1',
+          kind: 'Memcached',
+          example: 'deployment',
+          skipGenerate: true,
+        },
         io,
       );
       linkNodeModules(project);
