@@ -21,6 +21,7 @@ export { ReconcileClient, StatusWriter } from './reconcile-client.ts';
 export { InformerCache, type CacheConnection } from './cache.ts';
 export { Informer, type InformerHandlers, type InformerOptions, type ListWatcher } from './informer.ts';
 export { Lister } from './lister.ts';
+export { OWNER_INDEX, ownedBy, ownerUids, type IndexFunc, type StoreQuery } from './store-index.ts';
 export { builtinKinds } from './builtin-kinds.ts';
 export {
   generationChanged,

@@ -60,15 +60,26 @@ export class ReconcileClient {
     }
   }
 
+  /**
+   * Objects of a kind: from the cache for watched kinds (through its namespace index, or the field
+   * index `field` names; see cache.indexField), else from the API server, which is sent `field` as a
+   * fieldSelector (it answers only for the fields it supports, e.g. `metadata.name`).
+   */
   async list<T extends ObjectLike>(
     kind: Kind<T>,
-    options: { namespace?: string; labelSelector?: LabelSelector } = {},
+    options: {
+      namespace?: string;
+      labelSelector?: LabelSelector;
+      field?: Readonly<Record<string, string>>;
+    } = {},
   ): Promise<T[]> {
     if (this.cached(kind, options.namespace)) return this.cache.list(kind, options);
     const selector = labelSelectorString(options.labelSelector);
+    const fieldSelector = options.field ? fieldSelectorString(options.field) : '';
     const list = await this.resource(kind).listAll({
       ...(options.namespace ? { namespace: options.namespace } : {}),
       ...(selector ? { labelSelector: selector } : {}),
+      ...(fieldSelector ? { fieldSelector } : {}),
     });
     return list.items;
   }
@@ -191,4 +202,11 @@ export class StatusWriter {
   ): Promise<T> {
     return this.client.resource(kind).applyStatus(obj, this.options(options));
   }
+}
+
+/** `a=x,b=y` with apimachinery's escaping of `\`, `,` and `=` in values (fields.EscapeValue). */
+function fieldSelectorString(field: Readonly<Record<string, string>>): string {
+  return Object.entries(field)
+    .map(([name, value]) => `${name}=${value.replace(/[\\,=]/g, (c) => `\\${c}`)}`)
+    .join(',');
 }

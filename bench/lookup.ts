@@ -1,0 +1,156 @@
+/**
+ * `node bench/lookup.ts` (after `npm run build`): the cost of reconcilers' cache lookups (issue 39's micro-case). A store of
+ * 25,000 cached ConfigMaps in 500 namespaces (10 parents × 5 children each, labelled with their
+ * parent), then 5,000 lookups `lister.list({ namespace, labelSelector: 'parent=pK' })` of 5 objects
+ * each, on the built runtime (dist/). Each run is a fresh node process; the CPU time of the lookups
+ * alone (process.cpuUsage) is reported as the median of --runs, with V8's defaults and with the
+ * scaffold's production flags (`--no-opt --no-maglev`).
+ *
+ * `--baseline DIR`: also run a second build of the runtime (e.g. a copy of dist/ from main) in the
+ * same rounds, alternating with this one, and print the ratio of the medians.
+ * Options: --runs N (default 5), --namespaces N (500), --parents N (10 per namespace),
+ * --children N (5), --lookups N (5000).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { ObjectLike } from '../src/client/resource-client.ts';
+import type * as Runtime from '../src/runtime/index.ts';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const { values } = parseArgs({
+  options: {
+    child: { type: 'string' },
+    baseline: { type: 'string' },
+    runs: { type: 'string', default: '5' },
+    namespaces: { type: 'string', default: '500' },
+    parents: { type: 'string', default: '10' },
+    children: { type: 'string', default: '5' },
+    lookups: { type: 'string', default: '5000' },
+  },
+});
+const shape = {
+  namespaces: Number(values.namespaces),
+  parents: Number(values.parents),
+  children: Number(values.children),
+  lookups: Number(values.lookups),
+};
+
+interface Sample {
+  readonly cpuMs: number;
+  readonly wallMs: number;
+  readonly cached: number;
+  readonly answers: number;
+}
+
+/** One run in this process: fill an informer's store, then time the lookups. */
+async function child(dist: string): Promise<Sample> {
+  const rt = (await import(pathToFileURL(join(dist, 'runtime/index.js')).href)) as typeof Runtime;
+  const items: ObjectLike[] = [];
+  for (let n = 0; n < shape.namespaces; n++) {
+    for (let p = 0; p < shape.parents; p++) {
+      for (let c = 0; c < shape.children; c++) {
+        items.push({
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: {
+            name: `p${p}-c${c}`,
+            namespace: `ns-${n}`,
+            uid: `uid-${n}-${p}-${c}`,
+            resourceVersion: '1',
+            labels: { app: 'bench', parent: `p${p}` },
+          },
+        } as ObjectLike);
+      }
+    }
+  }
+  const lw = {
+    kind: rt.builtinKinds.ConfigMap,
+    listAll: () => Promise.resolve({ metadata: { resourceVersion: '1' }, items }),
+    watch: (options: { signal?: AbortSignal }) =>
+      new Promise<void>((done) => options.signal?.addEventListener('abort', () => done(), { once: true })),
+  } as unknown as ConstructorParameters<typeof rt.Informer>[0];
+  const informer = new rt.Informer(lw, { logger: rt.createLogger({ level: 'error', write: () => {} }) });
+  informer.start();
+  await informer.waitForSync();
+  const lister = new rt.Lister(informer);
+  let answers = 0;
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  for (let i = 0; i < shape.lookups; i++) {
+    const namespace = `ns-${i % shape.namespaces}`;
+    const parent = `p${(i * 7) % shape.parents}`;
+    answers += lister.list({ namespace, labelSelector: `parent=${parent}` }).length;
+  }
+  const wallMs = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  await informer.stop();
+  if (answers !== shape.lookups * shape.children) {
+    throw new Error(`wrong answers: ${answers}, expected ${shape.lookups * shape.children}`);
+  }
+  return { cpuMs: (cpu.user + cpu.system) / 1000, wallMs, cached: informer.size, answers };
+}
+
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+function runChild(dist: string, flags: readonly string[]): Sample {
+  const r = spawnSync(
+    process.execPath,
+    [
+      ...flags,
+      new URL(import.meta.url).pathname,
+      '--child',
+      dist,
+      ...['namespaces', 'parents', 'children', 'lookups'].flatMap((k) => [
+        `--${k}`,
+        String(shape[k as keyof typeof shape]),
+      ]),
+    ],
+    { encoding: 'utf8' },
+  );
+  if (r.status !== 0) throw new Error(`bench child failed (${dist}, ${flags.join(' ')}):\n${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').at(-1)!) as Sample;
+}
+
+if (values.child !== undefined) {
+  console.log(JSON.stringify(await child(values.child)));
+} else {
+  const dist = join(ROOT, 'dist');
+  if (!existsSync(join(dist, 'runtime/index.js'))) {
+    console.error('bench:lookup: dist/ is not built; run `npm run build` first');
+    process.exit(1);
+  }
+  const builds = [{ name: 'this build', dist }];
+  if (values.baseline) builds.push({ name: 'baseline', dist: resolve(values.baseline) });
+  const runs = Number(values.runs);
+  const cached = shape.namespaces * shape.parents * shape.children;
+  console.log(
+    `bench:lookup: ${cached} cached objects in ${shape.namespaces} namespaces; ${shape.lookups} lookups by namespace + label (${shape.children} answers each); ${runs} runs each, alternating (node ${process.version})`,
+  );
+  for (const flags of [[], ['--no-opt', '--no-maglev']]) {
+    const cpu = new Map<string, number[]>(builds.map((b) => [b.name, []]));
+    for (let r = 0; r < runs; r++) {
+      for (const b of builds) cpu.get(b.name)!.push(runChild(b.dist, flags).cpuMs);
+    }
+    const label = flags.length ? flags.join(' ') : 'V8 defaults';
+    for (const b of builds) {
+      const xs = cpu.get(b.name)!;
+      console.log(
+        `  ${label.padEnd(22)} ${b.name.padEnd(10)} median ${median(xs).toFixed(1)} ms CPU (${(
+          (median(xs) * 1000) /
+          shape.lookups
+        ).toFixed(1)} µs a lookup; runs: ${xs.map((x) => x.toFixed(0)).join(', ')})`,
+      );
+    }
+    if (builds.length === 2) {
+      const ratio = median(cpu.get('this build')!) / median(cpu.get('baseline')!);
+      console.log(`  ${label.padEnd(22)} this build / baseline: ${ratio.toFixed(3)}×`);
+    }
+  }
+}
