@@ -2,6 +2,12 @@
  * op-gen/runtime: the controller runtime op-gen operators run on. See docs/runtime.md.
  */
 export { Manager, ShutdownDeadlineError, type ManagerOptions } from './manager.ts';
+export {
+  SERVER_LIMIT_DEFAULTS,
+  type ServerLimits,
+  type ServerTlsOptions,
+  type TlsOption,
+} from './servers.ts';
 export { ControllerBuilder, type MapFunction } from './builder.ts';
 export {
   Controller,
