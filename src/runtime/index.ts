@@ -11,6 +11,7 @@ export {
 export { ControllerBuilder, type MapFunction } from './builder.ts';
 export {
   Controller,
+  ReconcileTimeoutError,
   type Reconciler,
   type ReconcileContext,
   type Result,
