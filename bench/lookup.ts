@@ -4,7 +4,8 @@
  * parent), then 5,000 lookups `lister.list({ namespace, labelSelector: 'parent=pK' })` of 5 objects
  * each, on the built runtime (dist/). Each run is a fresh node process; the CPU time of the lookups
  * alone (process.cpuUsage) is reported as the median of --runs, with V8's defaults and with the
- * scaffold's production flags (`--no-opt --no-maglev`).
+ * scaffold's production flags (`--no-opt --no-maglev`), and the heap in use (after a full GC) once
+ * the store is filled and after the lookups (which build the label index).
  *
  * `--baseline DIR`: also run a second build of the runtime (e.g. a copy of dist/ from main) in the
  * same rounds, alternating with this one, and print the ratio of the medians.
@@ -43,6 +44,15 @@ interface Sample {
   readonly wallMs: number;
   readonly cached: number;
   readonly answers: number;
+  /** Heap in use after the store filled, and after the lookups (each after a full GC). */
+  readonly heapSyncedMb: number;
+  readonly heapAfterLookupsMb: number;
+}
+
+/** Heap in use after a full collection (the child runs with --expose-gc). */
+function heapMb(): number {
+  (globalThis as { gc?: () => void }).gc?.();
+  return process.memoryUsage().heapUsed / 1024 / 1024;
 }
 
 /** One run in this process: fill an informer's store, then time the lookups. */
@@ -75,6 +85,7 @@ async function child(dist: string): Promise<Sample> {
   const informer = new rt.Informer(lw, { logger: rt.createLogger({ level: 'error', write: () => {} }) });
   informer.start();
   await informer.waitForSync();
+  const heapSyncedMb = heapMb();
   const lister = new rt.Lister(informer);
   let answers = 0;
   const cpu0 = process.cpuUsage();
@@ -90,7 +101,15 @@ async function child(dist: string): Promise<Sample> {
   if (answers !== shape.lookups * shape.children) {
     throw new Error(`wrong answers: ${answers}, expected ${shape.lookups * shape.children}`);
   }
-  return { cpuMs: (cpu.user + cpu.system) / 1000, wallMs, cached: informer.size, answers };
+  const heapAfterLookupsMb = heapMb();
+  return {
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    wallMs,
+    cached: informer.size,
+    answers,
+    heapSyncedMb,
+    heapAfterLookupsMb,
+  };
 }
 
 function median(xs: readonly number[]): number {
@@ -104,6 +123,7 @@ function runChild(dist: string, flags: readonly string[]): Sample {
     process.execPath,
     [
       ...flags,
+      '--expose-gc',
       new URL(import.meta.url).pathname,
       '--child',
       dist,
@@ -134,23 +154,35 @@ if (values.child !== undefined) {
     `bench:lookup: ${cached} cached objects in ${shape.namespaces} namespaces; ${shape.lookups} lookups by namespace + label (${shape.children} answers each); ${runs} runs each, alternating (node ${process.version})`,
   );
   for (const flags of [[], ['--no-opt', '--no-maglev']]) {
-    const cpu = new Map<string, number[]>(builds.map((b) => [b.name, []]));
+    const samples = new Map<string, Sample[]>(builds.map((b) => [b.name, []]));
     for (let r = 0; r < runs; r++) {
-      for (const b of builds) cpu.get(b.name)!.push(runChild(b.dist, flags).cpuMs);
+      for (const b of builds) samples.get(b.name)!.push(runChild(b.dist, flags));
     }
     const label = flags.length ? flags.join(' ') : 'V8 defaults';
     for (const b of builds) {
-      const xs = cpu.get(b.name)!;
+      const xs = samples.get(b.name)!;
+      const cpu = xs.map((x) => x.cpuMs);
       console.log(
-        `  ${label.padEnd(22)} ${b.name.padEnd(10)} median ${median(xs).toFixed(1)} ms CPU (${(
-          (median(xs) * 1000) /
+        `  ${label.padEnd(22)} ${b.name.padEnd(10)} median ${median(cpu).toFixed(1)} ms CPU (${(
+          (median(cpu) * 1000) /
           shape.lookups
-        ).toFixed(1)} µs a lookup; runs: ${xs.map((x) => x.toFixed(0)).join(', ')})`,
+        ).toFixed(1)} µs a lookup; runs: ${cpu.map((x) => x.toFixed(0)).join(', ')}); heap ${median(
+          xs.map((x) => x.heapSyncedMb),
+        ).toFixed(
+          1,
+        )} MB synced, ${median(xs.map((x) => x.heapAfterLookupsMb)).toFixed(1)} MB after the lookups`,
       );
     }
     if (builds.length === 2) {
-      const ratio = median(cpu.get('this build')!) / median(cpu.get('baseline')!);
-      console.log(`  ${label.padEnd(22)} this build / baseline: ${ratio.toFixed(3)}×`);
+      const med = (name: string, f: (x: Sample) => number) => median(samples.get(name)!.map(f));
+      const ratio = med('this build', (x) => x.cpuMs) / med('baseline', (x) => x.cpuMs);
+      const perObject = (f: (x: Sample) => number) =>
+        (((med('this build', f) - med('baseline', f)) * 1024 * 1024) / cached).toFixed(0);
+      console.log(
+        `  ${label.padEnd(22)} this build / baseline: ${ratio.toFixed(3)}× CPU; heap +${perObject(
+          (x) => x.heapSyncedMb,
+        )} B an object synced, +${perObject((x) => x.heapAfterLookupsMb)} B after the lookups`,
+      );
     }
   }
 }
