@@ -9,6 +9,10 @@
  *
  * `--baseline DIR`: also run a second build of the runtime (e.g. a copy of dist/ from main) in the
  * same rounds, alternating with this one, and print the ratio of the medians.
+ * `--controller-runtime`: also run the same store and lookups in controller-runtime's informer cache
+ * (bench/compare/go-lookup, built on first use), alternating, and print the ratio of the medians.
+ * `--mode field`: look up by a field index (`informer.addIndex` / controller-runtime's IndexField)
+ * instead of a label selector (not with --baseline: main has no field indexes).
  * Options: --runs N (default 5), --namespaces N (500), --parents N (10 per namespace),
  * --children N (5), --lookups N (5000).
  */
@@ -18,6 +22,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { ObjectLike } from '../src/client/resource-client.ts';
+import { goProgram } from './compare/tools.ts';
 import type * as Runtime from '../src/runtime/index.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -25,6 +30,8 @@ const { values } = parseArgs({
   options: {
     child: { type: 'string' },
     baseline: { type: 'string' },
+    'controller-runtime': { type: 'boolean', default: false },
+    mode: { type: 'string', default: 'label' },
     runs: { type: 'string', default: '5' },
     namespaces: { type: 'string', default: '500' },
     parents: { type: 'string', default: '10' },
@@ -32,6 +39,8 @@ const { values } = parseArgs({
     lookups: { type: 'string', default: '5000' },
   },
 });
+const field = values.mode === 'field';
+if (values.mode !== 'label' && !field) throw new Error(`--mode ${values.mode}: label or field`);
 const shape = {
   namespaces: Number(values.namespaces),
   parents: Number(values.parents),
@@ -83,6 +92,8 @@ async function child(dist: string): Promise<Sample> {
       new Promise<void>((done) => options.signal?.addEventListener('abort', () => done(), { once: true })),
   } as unknown as ConstructorParameters<typeof rt.Informer>[0];
   const informer = new rt.Informer(lw, { logger: rt.createLogger({ level: 'error', write: () => {} }) });
+  if (field)
+    informer.addIndex('parent', (o) => [(o.metadata as { labels: Record<string, string> }).labels.parent!]);
   informer.start();
   await informer.waitForSync();
   const heapSyncedMb = heapMb();
@@ -93,7 +104,11 @@ async function child(dist: string): Promise<Sample> {
   for (let i = 0; i < shape.lookups; i++) {
     const namespace = `ns-${i % shape.namespaces}`;
     const parent = `p${(i * 7) % shape.parents}`;
-    answers += lister.list({ namespace, labelSelector: `parent=${parent}` }).length;
+    answers += (
+      field
+        ? lister.list({ namespace, field: { parent } })
+        : lister.list({ namespace, labelSelector: `parent=${parent}` })
+    ).length;
   }
   const wallMs = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
@@ -118,6 +133,15 @@ function median(xs: readonly number[]): number {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
+const shapeArgs = (): string[] => [
+  ...(['namespaces', 'parents', 'children', 'lookups'] as const).flatMap((k) => [`--${k}`, String(shape[k])]),
+];
+
+function parseSample(r: ReturnType<typeof spawnSync>, what: string): Sample {
+  if (r.status !== 0) throw new Error(`bench child failed (${what}):\n${String(r.stderr)}`);
+  return JSON.parse(String(r.stdout).trim().split('\n').at(-1)!) as Sample;
+}
+
 function runChild(dist: string, flags: readonly string[]): Sample {
   const r = spawnSync(
     process.execPath,
@@ -127,15 +151,18 @@ function runChild(dist: string, flags: readonly string[]): Sample {
       new URL(import.meta.url).pathname,
       '--child',
       dist,
-      ...['namespaces', 'parents', 'children', 'lookups'].flatMap((k) => [
-        `--${k}`,
-        String(shape[k as keyof typeof shape]),
-      ]),
+      '--mode',
+      String(values.mode),
+      ...shapeArgs(),
     ],
     { encoding: 'utf8' },
   );
-  if (r.status !== 0) throw new Error(`bench child failed (${dist}, ${flags.join(' ')}):\n${r.stderr}`);
-  return JSON.parse(r.stdout.trim().split('\n').at(-1)!) as Sample;
+  return parseSample(r, `${dist} ${flags.join(' ')}`);
+}
+
+interface Build {
+  readonly name: string;
+  run(flags: readonly string[]): Sample;
 }
 
 if (values.child !== undefined) {
@@ -146,17 +173,33 @@ if (values.child !== undefined) {
     console.error('bench:lookup: dist/ is not built; run `npm run build` first');
     process.exit(1);
   }
-  const builds = [{ name: 'this build', dist }];
-  if (values.baseline) builds.push({ name: 'baseline', dist: resolve(values.baseline) });
+  const builds: Build[] = [{ name: 'this build', run: (flags) => runChild(dist, flags) }];
+  if (values.baseline) {
+    if (field) throw new Error('--baseline with --mode field: main has no field indexes');
+    const base = resolve(values.baseline);
+    builds.push({ name: 'baseline', run: (flags) => runChild(base, flags) });
+  }
+  if (values['controller-runtime']) {
+    const bin = goProgram('go-lookup', 'the controller-runtime lookup bench');
+    if (!bin) throw new Error('--controller-runtime needs Go (go build)');
+    builds.push({
+      name: 'ctrl-rt',
+      run: () =>
+        parseSample(
+          spawnSync(bin, ['--mode', String(values.mode), ...shapeArgs()], { encoding: 'utf8' }),
+          'controller-runtime',
+        ),
+    });
+  }
   const runs = Number(values.runs);
   const cached = shape.namespaces * shape.parents * shape.children;
   console.log(
-    `bench:lookup: ${cached} cached objects in ${shape.namespaces} namespaces; ${shape.lookups} lookups by namespace + label (${shape.children} answers each); ${runs} runs each, alternating (node ${process.version})`,
+    `bench:lookup: ${cached} cached objects in ${shape.namespaces} namespaces; ${shape.lookups} lookups by namespace + ${field ? 'field index' : 'label'} (${shape.children} answers each); ${runs} runs each, alternating (node ${process.version})`,
   );
   for (const flags of [[], ['--no-opt', '--no-maglev']]) {
     const samples = new Map<string, Sample[]>(builds.map((b) => [b.name, []]));
     for (let r = 0; r < runs; r++) {
-      for (const b of builds) samples.get(b.name)!.push(runChild(b.dist, flags));
+      for (const b of builds) samples.get(b.name)!.push(b.run(flags));
     }
     const label = flags.length ? flags.join(' ') : 'V8 defaults';
     for (const b of builds) {
@@ -173,16 +216,17 @@ if (values.child !== undefined) {
         )} MB synced, ${median(xs.map((x) => x.heapAfterLookupsMb)).toFixed(1)} MB after the lookups`,
       );
     }
-    if (builds.length === 2) {
-      const med = (name: string, f: (x: Sample) => number) => median(samples.get(name)!.map(f));
-      const ratio = med('this build', (x) => x.cpuMs) / med('baseline', (x) => x.cpuMs);
+    const med = (name: string, f: (x: Sample) => number) => median(samples.get(name)!.map(f));
+    for (const other of builds.slice(1)) {
+      const ratio = med('this build', (x) => x.cpuMs) / med(other.name, (x) => x.cpuMs);
       const perObject = (f: (x: Sample) => number) =>
-        (((med('this build', f) - med('baseline', f)) * 1024 * 1024) / cached).toFixed(0);
-      console.log(
-        `  ${label.padEnd(22)} this build / baseline: ${ratio.toFixed(3)}× CPU; heap +${perObject(
-          (x) => x.heapSyncedMb,
-        )} B an object synced, +${perObject((x) => x.heapAfterLookupsMb)} B after the lookups`,
-      );
+        (((med('this build', f) - med(other.name, f)) * 1024 * 1024) / cached).toFixed(0);
+      // Heaps of two builds of the runtime compare; a Go heap and a V8 heap do not (bench:memory does that).
+      const heap =
+        other.name === 'baseline'
+          ? `; heap ${perObject((x) => x.heapSyncedMb)} B an object synced, ${perObject((x) => x.heapAfterLookupsMb)} B after the lookups`
+          : '';
+      console.log(`  ${label.padEnd(22)} this build / ${other.name}: ${ratio.toFixed(3)}× CPU${heap}`);
     }
   }
 }
