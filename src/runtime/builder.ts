@@ -68,12 +68,11 @@ export class ControllerBuilder<T extends ObjectLike = ObjectLike> {
 
   /**
    * Objects this controller creates and owns: their events enqueue the owner named by their
-   * controller ownerReference (when it is of the `for` kind). Registers the owner index on the
-   * kind, so the reconciler finds an object's children with `field: ownedBy(obj)`.
+   * controller ownerReference (when it is of the `for` kind). The reconciler finds an object's
+   * children with `ctx.client.list(kind, { namespace, field: ownedBy(obj) })` (the kind's owner
+   * index is built by the first such lookup).
    */
   owns<O extends ObjectLike>(kind: Kind<O>, options: { predicates?: readonly Predicate<O>[] } = {}): this {
-    // The reconciler's "my children" lookup: `list(kind, { namespace, field: ownedBy(parent) })`.
-    this.host.cache.indexOwners(kind as Kind<ObjectLike>);
     this.watchList.push({
       kind: kind as Kind<ObjectLike>,
       predicates: (options.predicates ?? []) as readonly Predicate<ObjectLike>[],

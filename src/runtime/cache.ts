@@ -126,7 +126,10 @@ export class InformerCache implements CacheConnection {
     for (const informer of informers) informer.addIndex(name, extract);
   }
 
-  /** Registers the owner index of a kind (for `field: ownedBy(parent)`) unless it is already there. */
+  /**
+   * Builds the owner index of a kind now (for `field: ownedBy(parent)`) unless it is there already;
+   * without this call the first ownedBy lookup builds it.
+   */
   indexOwners(kind: Kind<ObjectLike>): void {
     for (const informer of this.informersFor(kind)) {
       if (!informer.hasIndex(OWNER_INDEX)) informer.addIndex(OWNER_INDEX, ownerUids);

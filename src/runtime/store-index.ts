@@ -30,6 +30,8 @@ const MAX_LABEL_INDEXES = 8;
 const ALL_NAMESPACES = '*';
 
 interface Index<T> {
+  /** Values carry their namespace (field and label indexes), or are global (the owner index). */
+  readonly namespaced: boolean;
   readonly values: IndexFunc<T>;
   /** value → keys of the objects filed under it. */
   readonly buckets: Map<string, Set<string>>;
@@ -74,7 +76,11 @@ export class IndexedStore<T extends ObjectLike> {
   private labelIndexes = 0;
 
   constructor() {
-    this.indexes.set(NAMESPACE_INDEX, { values: (obj) => [namespaceOf(obj)], buckets: new Map() });
+    this.indexes.set(NAMESPACE_INDEX, {
+      namespaced: false,
+      values: (obj) => [namespaceOf(obj)],
+      buckets: new Map(),
+    });
   }
 
   get size(): number {
@@ -125,7 +131,14 @@ export class IndexedStore<T extends ObjectLike> {
   addIndex(name: string, extract: IndexFunc<T>): void {
     const id = fieldIndexName(name);
     if (this.indexes.has(id)) throw new Error(`an index named "${name}" is already registered`);
-    const index: Index<T> = { values: namespaced(extract), buckets: new Map() };
+    // Owner uids are unique in the cluster: one global entry per reference is enough (half the
+    // memory of the namespaced and all-namespaces forms); a namespace in the query filters.
+    const global = name === OWNER_INDEX;
+    const index: Index<T> = {
+      namespaced: !global,
+      values: global ? extract : namespaced(extract),
+      buckets: new Map(),
+    };
     for (const [key, obj] of this.items) file(index, key, index.values(obj));
     this.indexes.set(id, index);
   }
@@ -139,11 +152,19 @@ export class IndexedStore<T extends ObjectLike> {
     const ns = query.namespace ? query.namespace : undefined;
     const selector = compiledFor(query.labelSelector);
     const filters: Set<string>[] = [];
+    let checkNamespace = false;
     if (query.field) {
       for (const name of Object.keys(query.field)) {
-        const index = this.indexes.get(fieldIndexName(name));
+        let index = this.indexes.get(fieldIndexName(name));
+        if (!index && name === OWNER_INDEX) {
+          // The owner index is built by its first lookup (ownedBy), so it costs nothing unused.
+          this.addIndex(OWNER_INDEX, ownerUids);
+          index = this.indexes.get(fieldIndexName(name));
+        }
         if (!index) throw this.noIndex(name);
-        const bucket = index.buckets.get(`${ns ?? ALL_NAMESPACES}/${query.field[name]!}`);
+        const value = query.field[name]!;
+        if (!index.namespaced) checkNamespace = ns !== undefined;
+        const bucket = index.buckets.get(index.namespaced ? `${ns ?? ALL_NAMESPACES}/${value}` : value);
         if (!bucket) return out;
         filters.push(bucket);
       }
@@ -174,6 +195,7 @@ export class IndexedStore<T extends ObjectLike> {
     next: for (const key of candidates) {
       for (let i = 0; i < more; i++) if (!filters[i]!.has(key)) continue next;
       const obj = this.items.get(key)!;
+      if (checkNamespace && namespaceOf(obj) !== ns) continue;
       if (matches(labelsOf(obj))) out.push([key, obj]);
     }
     return out;
@@ -190,6 +212,7 @@ export class IndexedStore<T extends ObjectLike> {
     if (existing || this.labelIndexes >= MAX_LABEL_INDEXES) return existing;
     this.labelIndexes++;
     const index: Index<T> = {
+      namespaced: true,
       values: namespaced((obj) => {
         const labels = labelsOf(obj);
         return labels !== undefined && Object.hasOwn(labels, key) ? [labels[key]!] : [];
@@ -274,9 +297,9 @@ export function ownerUids(obj: ObjectLike): string[] {
 }
 
 /**
- * The field query for the objects `parent` owns (any ownerReference to its uid), for a kind whose
- * owner index is registered (`owns()` registers it; or `cache.indexOwners(kind)`):
- * `ctx.client.list(Pod, { namespace, field: ownedBy(db) })`.
+ * The field query for the objects `parent` owns (any ownerReference to its uid), for any cached kind:
+ * `ctx.client.list(Pod, { namespace, field: ownedBy(db) })`. The kind's owner index is built by the
+ * first such lookup (or at once by `cache.indexOwners(kind)`), then kept.
  */
 export function ownedBy(parent: ObjectLike): Readonly<Record<string, string>> {
   const uid = parent.metadata?.uid;

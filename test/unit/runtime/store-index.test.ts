@@ -3,7 +3,6 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { ResourceClient, type ObjectLike } from '../../../src/client/resource-client.ts';
 import { builtinKinds } from '../../../src/runtime/builtin-kinds.ts';
-import { ControllerBuilder, type BuilderHost } from '../../../src/runtime/builder.ts';
 import { InformerCache } from '../../../src/runtime/cache.ts';
 import { FakeClock } from '../../../src/runtime/clock.ts';
 import type { Query } from '../../../src/client/transport.ts';
@@ -129,7 +128,8 @@ describe('IndexedStore', () => {
             ref.set(`${o.o.namespace}/${o.o.name}`, v);
           });
           if (!store.hasIndex('node')) store.addIndex('node', byNode);
-          store.addIndex(OWNER_INDEX, ownerUids);
+          // The owner index registered up front half the time; else the first ownedBy lookup builds it.
+          if (indexAt % 2 === 0) store.addIndex(OWNER_INDEX, ownerUids);
           for (const q of queries) {
             const want = scan(ref, q);
             if (want.length > 0) nonEmpty++;
@@ -339,14 +339,29 @@ describe('ctx.client.list with field', () => {
   });
 });
 
-describe('owns()', () => {
-  it('registers the owner index of the owned kind, so ownedBy(parent) answers from the cache', () => {
-    const server = new FakeApiServer().register(builtinKinds.ConfigMap).register(Thing);
+describe('ownedBy without registration', () => {
+  it('builds the owner index on the first lookup, then keeps it current', async () => {
+    const server = new FakeApiServer().register(builtinKinds.ConfigMap);
     const cache = new InformerCache(server.transport(), { logger: quiet });
-    const host = { cache } as unknown as BuilderHost;
-    assert.throws(() => cache.list(builtinKinds.ConfigMap, { field: ownedBy({ metadata: { uid: 'u' } }) }));
-    new ControllerBuilder(host, 'things').for(Thing).owns(builtinKinds.ConfigMap);
-    assert.deepEqual(cache.list(builtinKinds.ConfigMap, { field: ownedBy({ metadata: { uid: 'u' } }) }), []);
+    const cms = new ResourceClient(server.transport(), builtinKinds.ConfigMap);
+    await cms.create({ metadata: { name: 'a', namespace: 'ns1', ownerReferences: [ownerRef('p1')] } });
+    await cms.create({ metadata: { name: 'b', namespace: 'ns1', ownerReferences: [ownerRef('p2')] } });
+    cache.informersFor(builtinKinds.ConfigMap);
+    cache.start();
+    await cache.waitForSync();
+    const children = (uid: string, namespace?: string) =>
+      cache
+        .list(builtinKinds.ConfigMap, {
+          ...(namespace ? { namespace } : {}),
+          field: ownedBy({ metadata: { uid } }),
+        })
+        .map((o) => o.metadata?.name);
+    assert.deepEqual(children('p1'), ['a']);
+    assert.deepEqual(children('p1', 'ns2'), [], 'the namespace filters a global owner bucket');
+    await cms.create({ metadata: { name: 'c', namespace: 'ns1', ownerReferences: [ownerRef('p1')] } });
+    await settle();
+    assert.deepEqual(children('p1', 'ns1'), ['a', 'c']);
+    await cache.stop();
   });
 });
 
