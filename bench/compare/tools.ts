@@ -44,18 +44,23 @@ export function controllerGen(): string | undefined {
  * sources (the binary's name carries a hash of them, so a changed operator is rebuilt).
  */
 export function goOperator(): string | undefined {
-  const dir = join(ROOT, 'bench/compare/go-operator');
+  return goProgram('go-operator', 'the controller-runtime bench operator');
+}
+
+/**
+ * A Go program of bench/compare/<dir>, built on first use of its sources into the bin cache (the
+ * binary's name carries a hash of them, so a changed program is rebuilt). Undefined without Go.
+ */
+export function goProgram(dir: string, what: string): string | undefined {
+  const src = join(ROOT, 'bench/compare', dir);
   const hash = createHash('sha256');
-  for (const f of readdirSync(dir).sort()) hash.update(f).update(readFileSync(join(dir, f)));
-  const bin = join(cacheBin, `op-gen-bench-go-operator-${hash.digest('hex').slice(0, 12)}`);
+  for (const f of readdirSync(src).sort()) hash.update(f).update(readFileSync(join(src, f)));
+  const bin = join(cacheBin, `op-gen-bench-${dir}-${hash.digest('hex').slice(0, 12)}`);
   if (existsSync(bin)) return bin;
   if (!hasGo()) return undefined;
-  console.log('building the controller-runtime bench operator ...');
-  const r = spawnSync('go', ['build', '-o', bin, '.'], {
-    cwd: join(ROOT, 'bench/compare/go-operator'),
-    stdio: 'inherit',
-  });
-  if (r.status !== 0) throw new Error('building the controller-runtime bench operator failed');
+  console.log(`building ${what} ...`);
+  const r = spawnSync('go', ['build', '-o', bin, '.'], { cwd: src, stdio: 'inherit' });
+  if (r.status !== 0) throw new Error(`building ${what} failed`);
   return bin;
 }
 

@@ -68,7 +68,9 @@ export class ControllerBuilder<T extends ObjectLike = ObjectLike> {
 
   /**
    * Objects this controller creates and owns: their events enqueue the owner named by their
-   * controller ownerReference (when it is of the `for` kind).
+   * controller ownerReference (when it is of the `for` kind). The reconciler finds an object's
+   * children with `ctx.client.list(kind, { namespace, field: ownedBy(obj) })` (the kind's owner
+   * index is built by the first such lookup).
    */
   owns<O extends ObjectLike>(kind: Kind<O>, options: { predicates?: readonly Predicate<O>[] } = {}): this {
     this.watchList.push({

@@ -2,8 +2,8 @@ import { kindKey, type Kind } from '../client/kind.ts';
 import { ResourceClient, type ObjectLike } from '../client/resource-client.ts';
 import type { Query, Transport } from '../client/transport.ts';
 import { Informer, stripManagedFields, type InformerHandlers } from './informer.ts';
-import { labelMatcher, type LabelSelector } from './label-selector.ts';
 import type { Logger } from './logger.ts';
+import { OWNER_INDEX, ownerUids, sortedByKey, type IndexFunc, type StoreQuery } from './store-index.ts';
 
 export interface CacheOptions {
   /** Namespaces to watch; empty or absent: all namespaces. */
@@ -102,19 +102,38 @@ export class InformerCache implements CacheConnection {
     return undefined;
   }
 
-  list<T extends ObjectLike>(
-    kind: Kind<T>,
-    options: { namespace?: string; labelSelector?: LabelSelector } = {},
-  ): T[] {
-    const matches = labelMatcher(options.labelSelector);
-    const out: T[] = [];
-    for (const informer of this.informersFor(kind)) {
-      for (const obj of informer.list()) {
-        if (options.namespace && obj.metadata?.namespace !== options.namespace) continue;
-        if (matches((obj.metadata as { labels?: Record<string, string> } | undefined)?.labels)) out.push(obj);
-      }
+  /**
+   * The cached objects matching `options`, sorted by namespace/name: from the namespace index, or a
+   * field index when `field` names one (see indexField); only the answer is sorted.
+   */
+  list<T extends ObjectLike>(kind: Kind<T>, options: StoreQuery = {}): T[] {
+    const selected: [string, T][] = [];
+    for (const informer of this.informersFor(kind)) informer.select(options, selected);
+    return sortedByKey(selected);
+  }
+
+  /**
+   * Registers a field index on a kind's informers (controller-runtime's FieldIndexer.IndexField),
+   * creating them if needed: `list(kind, { field: { [name]: value } })` (and ctx.client.list) then
+   * answer from it. `extract` gives the values an object is filed under. Registered while the cache
+   * runs, the index is built from what is cached. A name registered twice for a kind throws.
+   */
+  indexField<T extends ObjectLike>(kind: Kind<T>, name: string, extract: IndexFunc<T>): void {
+    const informers = this.informersFor(kind);
+    if (informers.some((i) => i.hasIndex(name))) {
+      throw new Error(`cache.indexField: ${kind.kind} already has an index named "${name}"`);
     }
-    return out;
+    for (const informer of informers) informer.addIndex(name, extract);
+  }
+
+  /**
+   * Builds the owner index of a kind now (for `field: ownedBy(parent)`) unless it is there already;
+   * without this call the first ownedBy lookup builds it.
+   */
+  indexOwners(kind: Kind<ObjectLike>): void {
+    for (const informer of this.informersFor(kind)) {
+      if (!informer.hasIndex(OWNER_INDEX)) informer.addIndex(OWNER_INDEX, ownerUids);
+    }
   }
 
   start(): void {

@@ -28,7 +28,10 @@ export interface ReconcileContext<T> {
   /** Logger carrying controller, namespace, name and reconcileId. */
   readonly log: Logger;
   readonly recorder: EventRecorder;
-  /** Aborted when the manager shuts down past its grace period. */
+  /**
+   * Aborted when the manager shuts down past its grace period, and with `reconcileTimeoutMs` when
+   * the reconcile's deadline passes (then `signal.reason` is a ReconcileTimeoutError).
+   */
   readonly signal: AbortSignal;
   /** The kind this controller reconciles. */
   readonly kind: Kind<T>;
@@ -57,6 +60,26 @@ export interface ControllerOptions {
   readonly errorPolicy?: ErrorPolicy;
   /** Record a Warning event (reason `ReconcileError`) on the object when a reconcile fails terminally. */
   readonly terminalErrorEvents?: boolean;
+  /**
+   * A deadline for each reconcile (controller-runtime's `ReconciliationTimeout`): when it passes,
+   * `ctx.signal` is aborted, and with it every API request of `ctx.client`; the reconcile counts as
+   * failed with a ReconcileTimeoutError (whatever it returns), goes through the error policy (by
+   * default: requeued with backoff) and is counted in `controller_runtime_reconcile_timeouts_total`.
+   * The worker waits for the reconcile to return, so one key is never reconciled twice at once.
+   * Default: none.
+   */
+  readonly reconcileTimeoutMs?: number;
+}
+
+/** A reconcile that ran past its controller's `reconcileTimeoutMs`. */
+export class ReconcileTimeoutError extends Error {
+  readonly timeoutMs: number;
+
+  constructor(timeoutMs: number) {
+    super(`the reconcile did not finish within ${timeoutMs} ms`);
+    this.name = 'ReconcileTimeoutError';
+    this.timeoutMs = timeoutMs;
+  }
 }
 
 /**
@@ -248,11 +271,22 @@ export class Controller<T> {
       name: req.name,
       reconcileId,
     });
+    const timeoutMs = this.deps.options.reconcileTimeoutMs;
+    let deadline: AbortController | undefined;
+    let deadlineTimer: TimerHandle | undefined;
+    if (timeoutMs !== undefined && timeoutMs > 0) {
+      const d = (deadline = new AbortController());
+      const onShutdown = (): void => d.abort(this.abort.signal.reason);
+      if (this.abort.signal.aborted) onShutdown();
+      else this.abort.signal.addEventListener('abort', onShutdown, { once: true, signal: d.signal });
+      deadlineTimer = this.clock.setTimeout(() => d.abort(new ReconcileTimeoutError(timeoutMs)), timeoutMs);
+    }
+    const signal = deadline ? deadline.signal : this.abort.signal;
     const ctx: ReconcileContext<T> = {
-      client: this.deps.client,
+      client: deadline ? this.deps.client.withSignal(signal) : this.deps.client,
       log,
       recorder: this.deps.recorder,
-      signal: this.abort.signal,
+      signal,
       kind: this.deps.kind,
       controller: this.name,
       reconcileId,
@@ -261,7 +295,14 @@ export class Controller<T> {
     const started = performance.now();
     let outcome: 'success' | 'error' | 'requeue' | 'requeue_after' = 'success';
     try {
-      const result = await this.deps.reconciler.reconcile(ctx, req);
+      let result: Result | void;
+      try {
+        result = await this.deps.reconciler.reconcile(ctx, req);
+      } finally {
+        if (deadlineTimer !== undefined) this.clock.clearTimeout(deadlineTimer);
+      }
+      // Past the deadline the reconcile failed, whatever it answered (its writes may be cut short).
+      if (deadline?.signal.reason instanceof ReconcileTimeoutError) throw deadline.signal.reason;
       if (result?.requeueAfter !== undefined && result.requeueAfter > 0) {
         outcome = 'requeue_after';
         this.queue.forget(key);
@@ -272,9 +313,13 @@ export class Controller<T> {
       } else {
         this.queue.forget(key);
       }
-    } catch (err) {
+    } catch (thrown) {
       outcome = 'error';
       m.reconcileErrors.inc(this.labels);
+      // An error thrown because the deadline aborted a request is the timeout.
+      const timedOut = deadline?.signal.reason instanceof ReconcileTimeoutError;
+      const err: unknown = timedOut ? deadline!.signal.reason : thrown;
+      if (timedOut) m.reconcileTimeouts.inc(this.labels);
       const cache = this.deps.cache;
       if (isServerUnavailable(err) && cache && !cache.connected && !this.queue.isShuttingDown) {
         // An outage: retrying before the server is back only burns rate-limiter tokens.
@@ -284,6 +329,7 @@ export class Controller<T> {
       }
       this.onError(err, key, req, log);
     } finally {
+      deadline?.abort();
       m.reconcileTotal.inc({ ...this.labels, result: outcome });
       m.reconcileTime.observe(this.labels, (performance.now() - started) / 1000);
     }

@@ -2,9 +2,16 @@
  * op-gen/runtime: the controller runtime op-gen operators run on. See docs/runtime.md.
  */
 export { Manager, ShutdownDeadlineError, type ManagerOptions } from './manager.ts';
+export {
+  SERVER_LIMIT_DEFAULTS,
+  type ServerLimits,
+  type ServerTlsOptions,
+  type TlsOption,
+} from './servers.ts';
 export { ControllerBuilder, type MapFunction } from './builder.ts';
 export {
   Controller,
+  ReconcileTimeoutError,
   type Reconciler,
   type ReconcileContext,
   type Result,
@@ -21,6 +28,7 @@ export { ReconcileClient, StatusWriter } from './reconcile-client.ts';
 export { InformerCache, type CacheConnection } from './cache.ts';
 export { Informer, type InformerHandlers, type InformerOptions, type ListWatcher } from './informer.ts';
 export { Lister } from './lister.ts';
+export { OWNER_INDEX, ownedBy, ownerUids, type IndexFunc, type StoreQuery } from './store-index.ts';
 export { builtinKinds } from './builtin-kinds.ts';
 export {
   generationChanged,

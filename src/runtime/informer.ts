@@ -6,6 +6,7 @@ import type { Logger } from './logger.ts';
 import { labelSelectorString } from './label-selector.ts';
 import { keyOf, objectKey } from './object-key.ts';
 import { isServerUnavailable } from './server-unavailable.ts';
+import { IndexedStore, type IndexFunc, type StoreQuery } from './store-index.ts';
 
 export interface InformerHandlers<T> {
   onAdd?(obj: T): void;
@@ -72,7 +73,7 @@ const MAX_UNREACHABLE_BACKOFF_MS = 2_000;
  * 5xx), true again once one of them gets through; `onConnected` listeners hear when it does.
  */
 export class Informer<T extends ObjectLike> {
-  private readonly store = new Map<string, T>();
+  private readonly store = new IndexedStore<T>();
   private readonly handlers: InformerHandlers<T>[] = [];
   private resourceVersion: string | undefined;
   private abort: AbortController | undefined;
@@ -161,6 +162,28 @@ export class Informer<T extends ObjectLike> {
 
   get size(): number {
     return this.store.size;
+  }
+
+  /**
+   * Adds a field index (controller-runtime's IndexField on this informer): `extract` gives the values
+   * an object is filed under. Registered after the informer started, it is built from the store at
+   * once. A name already registered throws.
+   */
+  addIndex(name: string, extract: IndexFunc<T>): void {
+    this.store.addIndex(name, extract);
+  }
+
+  hasIndex(name: string): boolean {
+    return this.store.hasIndex(name);
+  }
+
+  /**
+   * The cached objects matching `query` with their keys, unordered, from the namespace index or a
+   * field index (never a scan of the store unless the query names neither). Throws for a field
+   * index not registered.
+   */
+  select(query: StoreQuery, out?: [string, T][]): [string, T][] {
+    return this.store.select(query, out);
   }
 
   start(): void {
@@ -261,7 +284,7 @@ export class Informer<T extends ObjectLike> {
       seen.add(key);
       this.upsert(key, obj, true);
     }
-    for (const [key, old] of this.store) {
+    for (const [key, old] of this.store.entries()) {
       if (!seen.has(key)) {
         this.store.delete(key);
         for (const h of this.handlers) h.onDelete?.(old);

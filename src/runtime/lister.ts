@@ -1,6 +1,6 @@
 import type { ObjectLike } from '../client/resource-client.ts';
 import type { Informer } from './informer.ts';
-import { labelMatcher } from './label-selector.ts';
+import { sortedByKey, type StoreQuery } from './store-index.ts';
 
 /**
  * Typed reads from an informer's store (no API call): the lister of client-go. The objects are the
@@ -17,16 +17,12 @@ export class Lister<T extends ObjectLike> {
     return this.informer.get(namespace, name);
   }
 
-  /** Objects in `namespace` (all when omitted) matching `labelSelector`, sorted by namespace/name. */
-  list(options: { readonly namespace?: string; readonly labelSelector?: string } = {}): T[] {
-    const matches = labelMatcher(options.labelSelector);
-    const out: T[] = [];
-    for (const obj of this.informer.list()) {
-      if (options.namespace !== undefined && obj.metadata?.namespace !== options.namespace) continue;
-      const labels = (obj.metadata as { labels?: Record<string, string> } | undefined)?.labels;
-      if (matches(labels)) out.push(obj);
-    }
-    const key = (o: T): string => `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
-    return out.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  /**
+   * Objects in `namespace` (all when omitted) matching `labelSelector` and the `field` indexes
+   * (registered with the informer's addIndex or the cache's indexField), sorted by namespace/name.
+   * Found through the namespace index or a field index: the cost grows with the answer.
+   */
+  list(options: StoreQuery = {}): T[] {
+    return sortedByKey(this.informer.select(options));
   }
 }

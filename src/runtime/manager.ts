@@ -24,7 +24,10 @@ import {
   probeHandler,
   type Check,
   type RequestFilter,
+  type ServerLimits,
+  type ServerTlsOptions,
   type ServingCertificate,
+  renewCertificate,
 } from './servers.ts';
 import { CertificateDir, selfSignedCertificate } from './serving-cert.ts';
 import { ShardingCoordinator, type ShardingOptions } from './sharding/coordinator.ts';
@@ -57,6 +60,16 @@ export interface ManagerOptions {
    * Secret), re-read when they change. Without it, a self-signed certificate is made at start.
    */
   readonly metricsCertDir?: string;
+  /**
+   * With `metricsSecure`: TLS of the metrics server (minVersion, default TLSv1.2; cipherSuites;
+   * tlsOpts), controller-runtime's metrics `TLSOpts`.
+   */
+  readonly metricsTls?: ServerTlsOptions;
+  /**
+   * What a client may hold of the metrics and health servers (header and body time, connections);
+   * the webhook server takes its own in `webhook`. Defaults in ServerLimits.
+   */
+  readonly serverLimits?: ServerLimits;
   /** With `metricsSecure`: cache TTLs and sizes of the token and access reviews (see metrics-auth.ts). */
   readonly metricsAuth?: Omit<MetricsAuthOptions, 'logger'>;
   /** /healthz and /readyz, e.g. `:8081`; `0` disables. Default `:8081`. */
@@ -394,12 +407,13 @@ export class Manager {
         metrics,
         metricsHandler(() => this.metrics.registry.render(), filter),
         tls,
+        { ...this.options.serverLimits, ...this.options.metricsTls },
       );
       this.servers.push(server);
       this.ports.metrics = port;
       if (this.certificateDir && server instanceof HttpsServer) {
         this.certificateDir.watch((pair) => {
-          server.setSecureContext({ cert: pair.cert, key: pair.key });
+          renewCertificate(server, pair, this.options.metricsTls);
           this.metricsCertificate = pair.cert;
         });
       }
@@ -411,7 +425,12 @@ export class Manager {
     }
     const health = parseBindAddress(this.options.healthProbeBindAddress ?? ':8081');
     if (health) {
-      const { server, port } = await listen(health, probeHandler(this.healthChecks, this.readyChecks));
+      const { server, port } = await listen(
+        health,
+        probeHandler(this.healthChecks, this.readyChecks),
+        undefined,
+        this.options.serverLimits,
+      );
       this.servers.push(server);
       this.ports.health = port;
       this.log.info('serving health probes', { address: `${health.host}:${port}` });

@@ -92,6 +92,7 @@ export class RuntimeMetrics {
   readonly reconcileTotal: Counter;
   readonly reconcileErrors: Counter;
   readonly terminalReconcileErrors: Counter;
+  readonly reconcileTimeouts: Counter;
   readonly reconcileTime: Histogram;
   readonly workqueueDepth: Gauge;
   readonly workqueueAdds: Counter;
@@ -116,6 +117,11 @@ export class RuntimeMetrics {
     this.terminalReconcileErrors = registry.counter(
       'controller_runtime_terminal_reconcile_errors_total',
       'Total number of terminal reconciliation errors per controller',
+      CONTROLLER,
+    );
+    this.reconcileTimeouts = registry.counter(
+      'controller_runtime_reconcile_timeouts_total',
+      'Total number of reconciliations that ran past the reconcile timeout per controller',
       CONTROLLER,
     );
     this.reconcileTime = registry.histogram(

@@ -11,7 +11,7 @@ import {
   type PatchType,
   type WriteOptions,
 } from '../client/resource-client.ts';
-import type { Transport } from '../client/transport.ts';
+import type { Transport, TransportRequest } from '../client/transport.ts';
 import type { InformerCache } from './cache.ts';
 import { labelSelectorString, type LabelSelector } from './label-selector.ts';
 
@@ -33,6 +33,15 @@ export class ReconcileClient {
     this.cache = cache;
     this.defaultFieldManager = defaultFieldManager;
     this.statusWriter = new StatusWriter(this);
+  }
+
+  /**
+   * This client with `signal` on every API request it sends (combined with a request's own signal):
+   * what a reconcile with a deadline gets as `ctx.client`, so its calls end when the deadline passes.
+   * Cache reads are not affected (they do not wait).
+   */
+  withSignal(signal: AbortSignal): ReconcileClient {
+    return new ReconcileClient(signalled(this.transport, signal), this.cache, this.defaultFieldManager);
   }
 
   /** The uncached REST client for a kind. */
@@ -60,15 +69,26 @@ export class ReconcileClient {
     }
   }
 
+  /**
+   * Objects of a kind: from the cache for watched kinds (through its namespace index, or the field
+   * index `field` names; see cache.indexField), else from the API server, which is sent `field` as a
+   * fieldSelector (it answers only for the fields it supports, e.g. `metadata.name`).
+   */
   async list<T extends ObjectLike>(
     kind: Kind<T>,
-    options: { namespace?: string; labelSelector?: LabelSelector } = {},
+    options: {
+      namespace?: string;
+      labelSelector?: LabelSelector;
+      field?: Readonly<Record<string, string>>;
+    } = {},
   ): Promise<T[]> {
     if (this.cached(kind, options.namespace)) return this.cache.list(kind, options);
     const selector = labelSelectorString(options.labelSelector);
+    const fieldSelector = options.field ? fieldSelectorString(options.field) : '';
     const list = await this.resource(kind).listAll({
       ...(options.namespace ? { namespace: options.namespace } : {}),
       ...(selector ? { labelSelector: selector } : {}),
+      ...(fieldSelector ? { fieldSelector } : {}),
     });
     return list.items;
   }
@@ -191,4 +211,24 @@ export class StatusWriter {
   ): Promise<T> {
     return this.client.resource(kind).applyStatus(obj, this.options(options));
   }
+}
+
+/** `a=x,b=y` with apimachinery's escaping of `\`, `,` and `=` in values (fields.EscapeValue). */
+function fieldSelectorString(field: Readonly<Record<string, string>>): string {
+  return Object.entries(field)
+    .map(([name, value]) => `${name}=${value.replace(/[\\,=]/g, (c) => `\\${c}`)}`)
+    .join(',');
+}
+
+/** `transport` with `signal` added to every request (both abort it when the request has its own). */
+function signalled(transport: Transport, signal: AbortSignal): Transport {
+  const withSignal = (req: TransportRequest): TransportRequest => ({
+    ...req,
+    signal: req.signal ? AbortSignal.any([req.signal, signal]) : signal,
+  });
+  return {
+    request: (req) => transport.request(withSignal(req)),
+    stream: (req, onLine, onOpen) => transport.stream(withSignal(req), onLine, onOpen),
+    close: () => transport.close(),
+  };
 }

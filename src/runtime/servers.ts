@@ -5,8 +5,13 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
-import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import {
+  createServer as createHttpsServer,
+  type Server as HttpsServer,
+  type ServerOptions as HttpsServerOptions,
+} from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { SecureContextOptions } from 'node:tls';
 
 export type Check = () => boolean | Promise<boolean>;
 
@@ -60,13 +65,123 @@ export interface ServingCertificate {
 }
 
 /**
- * Starts an HTTP server on a bind address, or HTTPS when given a certificate; resolves with it and
- * the port it got.
+ * What a client may hold of a server (webhook, metrics, health): a connection that does not send its
+ * headers, or its body, in time is answered 408 and closed, whatever the handler would take.
+ */
+export interface ServerLimits {
+  /**
+   * Time to finish the TLS handshake and send the request headers. Default 32 s (controller-runtime's
+   * `ReadHeaderTimeout`).
+   */
+  readonly headerTimeoutMs?: number;
+  /**
+   * Time to send the request body once the headers are in (the handler's own time is not counted).
+   * Default 30 s: the API server waits at most 30 s for a webhook, so a slower body is dead already.
+   */
+  readonly bodyTimeoutMs?: number;
+  /** Connections open at once; more are closed as they arrive. Default 1024. */
+  readonly maxConnections?: number;
+}
+
+/** Changes the TLS options of a server before it starts (controller-runtime's `TLSOpts` functions). */
+export type TlsOption = (options: HttpsServerOptions) => void;
+
+/** TLS of the webhook and secure metrics servers, as controller-runtime's options shape it. */
+export interface ServerTlsOptions {
+  /** Oldest TLS version accepted. Default `TLSv1.2` (Go's crypto/tls server default). */
+  readonly minVersion?: 'TLSv1.2' | 'TLSv1.3';
+  /**
+   * Cipher suites, in OpenSSL's names (`ECDHE-RSA-AES128-GCM-SHA256`, `TLS_AES_128_GCM_SHA256`).
+   * Default: Node's.
+   */
+  readonly cipherSuites?: readonly string[];
+  /**
+   * Functions applied in order to the server's TLS options after those above, so they have the last
+   * word (controller-runtime's `TLSOpts`): `(o) => { o.minVersion = 'TLSv1.3'; }`.
+   */
+  readonly tlsOpts?: readonly TlsOption[];
+}
+
+export const SERVER_LIMIT_DEFAULTS = {
+  headerTimeoutMs: 32_000,
+  bodyTimeoutMs: 30_000,
+  maxConnections: 1024,
+} as const;
+
+/** The limits with their defaults filled in. */
+export function serverLimits(limits: ServerLimits = {}): Required<ServerLimits> {
+  return {
+    headerTimeoutMs: limits.headerTimeoutMs ?? SERVER_LIMIT_DEFAULTS.headerTimeoutMs,
+    bodyTimeoutMs: limits.bodyTimeoutMs ?? SERVER_LIMIT_DEFAULTS.bodyTimeoutMs,
+    maxConnections: limits.maxConnections ?? SERVER_LIMIT_DEFAULTS.maxConnections,
+  };
+}
+
+/**
+ * Node's server options for the limits: headers within headerTimeoutMs and the whole request within
+ * header + body time (Node's own checks, every connectionsCheckingInterval: a quarter of the header
+ * time, at most 5 s, so a bound is kept to within 25%), the TLS handshake within the header time.
+ */
+function nodeServerOptions(limits: Required<ServerLimits>): HttpsServerOptions {
+  return {
+    headersTimeout: limits.headerTimeoutMs,
+    requestTimeout: limits.headerTimeoutMs + limits.bodyTimeoutMs,
+    connectionsCheckingInterval: Math.max(10, Math.min(5_000, Math.floor(limits.headerTimeoutMs / 4))),
+    handshakeTimeout: limits.headerTimeoutMs,
+  };
+}
+
+/** The TLS options a server is made (and its certificate swapped) with. */
+export function tlsServerOptions(
+  certificate: ServingCertificate,
+  tls: ServerTlsOptions = {},
+): HttpsServerOptions {
+  const options: HttpsServerOptions = {
+    cert: certificate.cert,
+    key: certificate.key,
+    minVersion: tls.minVersion ?? 'TLSv1.2',
+    ...(tls.cipherSuites?.length ? { ciphers: tls.cipherSuites.join(':') } : {}),
+  };
+  for (const opt of tls.tlsOpts ?? []) opt(options);
+  return options;
+}
+
+/**
+ * An HTTP server, or HTTPS with `certificate`, bounded by `limits` (see ServerLimits); the caller
+ * listens. A renewed certificate goes in with `renewCertificate`, which keeps the TLS options.
+ */
+export function createBoundedServer(
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+  limits: Required<ServerLimits>,
+  certificate?: ServingCertificate,
+  tls: ServerTlsOptions = {},
+): Server | HttpsServer {
+  const base = nodeServerOptions(limits);
+  const server = certificate
+    ? createHttpsServer({ ...base, ...tlsServerOptions(certificate, tls) }, handler)
+    : createServer(base, handler);
+  server.maxConnections = limits.maxConnections;
+  return server;
+}
+
+/** Swaps an HTTPS server's certificate, keeping its TLS options (minimum version, ciphers, tlsOpts). */
+export function renewCertificate(
+  server: HttpsServer,
+  certificate: ServingCertificate,
+  tls: ServerTlsOptions = {},
+): void {
+  server.setSecureContext(tlsServerOptions(certificate, tls) as SecureContextOptions);
+}
+
+/**
+ * Starts an HTTP server on a bind address, or HTTPS when given a certificate, bounded by `limits`;
+ * resolves with it and the port it got.
  */
 export function listen(
   bind: { host: string; port: number },
   handler: Handler,
   tls?: ServingCertificate,
+  limits: ServerLimits & ServerTlsOptions = {},
 ): Promise<{ server: Server | HttpsServer; port: number }> {
   const serve = (req: IncomingMessage, res: ServerResponse): void => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
@@ -80,7 +195,7 @@ export function listen(
         res.end();
       });
   };
-  const server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, serve) : createServer(serve);
+  const server = createBoundedServer(serve, serverLimits(limits), tls, limits);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(bind.port, bind.host, () =>

@@ -4,7 +4,7 @@
  * handler: wrong method, content type, body size, JSON or review version answer 4xx with a message.
  */
 import { existsSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
+import type { Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,7 +12,15 @@ import { join } from 'node:path';
 import type { Kind } from '../../client/kind.ts';
 import { createLogger, type Logger } from '../logger.ts';
 import type { Registry } from '../metrics.ts';
-import { close, type ServingCertificate } from '../servers.ts';
+import {
+  close,
+  createBoundedServer,
+  renewCertificate,
+  serverLimits,
+  type ServerLimits,
+  type ServerTlsOptions,
+  type ServingCertificate,
+} from '../servers.ts';
 import { CERT_FILE, CertificateDir, KEY_FILE, selfSignedCertificate } from '../serving-cert.ts';
 import { denied } from './admission.ts';
 import { ConversionWebhook, groupKindOf, reviewConversion } from './conversion.ts';
@@ -28,7 +36,11 @@ import type {
   ConversionResponse,
 } from './types.ts';
 
-export interface WebhookServerOptions {
+/**
+ * Also ServerLimits (headerTimeoutMs, bodyTimeoutMs, maxConnections: what a client may hold of the
+ * server) and ServerTlsOptions (minVersion, cipherSuites, tlsOpts).
+ */
+export interface WebhookServerOptions extends ServerLimits, ServerTlsOptions {
   /** Default 9443. 0 picks a free port (see `port` after start). */
   readonly port?: number;
   /** Default: every interface. */
@@ -47,8 +59,9 @@ export interface WebhookServerOptions {
   /** Largest ConversionReview body accepted (a list converts in one review). Default 64 MiB. */
   readonly maxConversionBytes?: number;
   /**
-   * How long a handler may take before the request is answered with a 500 refusal and the handler's
-   * `signal` aborted. Default 10 s (the API server's default `timeoutSeconds`).
+   * How long a handler may take (counted once the body is read) before the request is answered with
+   * a 500 refusal and the handler's `signal` aborted. Default 10 s (the API server's default
+   * `timeoutSeconds`).
    */
   readonly requestTimeoutMs?: number;
 }
@@ -105,8 +118,11 @@ export class WebhookServer {
   /** The certificate (PEM) the server presents. */
   certificate: string | undefined;
 
+  private readonly limits: Required<ServerLimits>;
+
   constructor(options: WebhookServerOptions = {}, deps: WebhookServerDeps = {}) {
     this.options = options;
+    this.limits = serverLimits(options);
     this.log = (deps.logger ?? createLogger()).child({ server: 'webhook' });
     this.metrics = new WebhookMetrics(deps.registry);
     this.routes.set(WEBHOOK_PROBE_PATH, {
@@ -168,9 +184,14 @@ export class WebhookServer {
     if (this.server) throw new Error('the webhook server is started already');
     const tls = await this.servingCertificate();
     this.certificate = tls.cert;
-    const server = createServer({ cert: tls.cert, key: tls.key }, (req, res) => this.serve(req, res));
-    // Large lists convert in one review; the API server's own timeout bounds a call.
-    server.requestTimeout = 0;
+    // Headers and body are bounded separately from the handler (bodyTimeoutMs from when the headers
+    // are in; the handler's requestTimeoutMs from when the body is): a client that stalls is cut off.
+    const server = createBoundedServer(
+      (req, res) => this.serve(req, res),
+      this.limits,
+      tls,
+      this.options,
+    ) as Server;
     // Longer than the API server's idle-connection timeout (Go's 90 s): the client closes an idle
     // connection first, so a request never races the server closing it (connection reset by peer).
     server.keepAliveTimeout = 120_000;
@@ -185,7 +206,7 @@ export class WebhookServer {
     this.server = server;
     this.boundPort = (server.address() as AddressInfo).port;
     this.certificateDir?.watch((pair) => {
-      server.setSecureContext({ cert: pair.cert, key: pair.key });
+      renewCertificate(server, pair, this.options);
       this.certificate = pair.cert;
     });
     this.log.info('serving webhooks', {
@@ -253,9 +274,10 @@ export class WebhookServer {
         const message = err instanceof Error ? err.message : String(err);
         if (status >= 500) this.log.error('webhook request failed', { path, error: err });
         else this.log.debug('webhook request refused', { path, status, message });
-        // An oversized body is not read to its end: the connection is closed after the answer.
-        write({ status, body: { message } }, status === 413);
-        if (status === 413) res.once('finish', () => req.socket.destroy());
+        // An oversized or stalled body is not read to its end: the connection is closed after the answer.
+        const cut = status === 413 || status === 408;
+        write({ status, body: { message } }, cut);
+        if (cut) res.once('finish', () => req.socket.destroy());
         finish(status);
       });
   }
@@ -285,7 +307,7 @@ export class WebhookServer {
       route.type === 'admission'
         ? (this.options.maxAdmissionBytes ?? 7 * 1024 * 1024)
         : (this.options.maxConversionBytes ?? 64 * 1024 * 1024);
-    const text = await readBody(req, limit);
+    const text = await readBody(req, limit, this.limits.bodyTimeoutMs);
     const review = parseJson(text);
     return route.type === 'admission'
       ? { status: 200, body: await this.admit(review, text, path, route.handler) }
@@ -444,7 +466,11 @@ function parseJson(body: string): unknown {
   }
 }
 
-function readBody(req: IncomingMessage, limit: number): Promise<string> {
+/**
+ * The body as text: at most `limit` bytes (413 past it) and all of it within `timeoutMs` of the
+ * headers (408 after, whatever arrived: a client that sends half a body and goes quiet is cut off).
+ */
+function readBody(req: IncomingMessage, limit: number, timeoutMs: number): Promise<string> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit)
     return Promise.reject(
@@ -454,13 +480,24 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
     const chunks: Buffer[] = [];
     let size = 0;
     let done = false;
+    const fail = (err: HttpError): void => {
+      done = true;
+      clearTimeout(timer);
+      chunks.length = 0;
+      reject(err);
+    };
+    const timer = setTimeout(() => {
+      if (!done) {
+        fail(
+          new HttpError(408, `the request body was not received within ${timeoutMs} ms (${size} bytes came)`),
+        );
+      }
+    }, timeoutMs);
     req.on('data', (chunk: Buffer) => {
       if (done) return;
       size += chunk.length;
       if (size > limit) {
-        done = true;
-        chunks.length = 0;
-        reject(new HttpError(413, `the request body exceeds the limit of ${limit} bytes`));
+        fail(new HttpError(413, `the request body exceeds the limit of ${limit} bytes`));
         return;
       }
       chunks.push(chunk);
@@ -468,14 +505,12 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
     req.on('end', () => {
       if (!done) {
         done = true;
+        clearTimeout(timer);
         resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'));
       }
     });
     req.on('error', (err) => {
-      if (!done) {
-        done = true;
-        reject(new HttpError(400, `reading the request failed: ${err.message}`));
-      }
+      if (!done) fail(new HttpError(400, `reading the request failed: ${err.message}`));
     });
   });
 }
