@@ -96,11 +96,15 @@ export const bundleCommand: CommandModule = {
       .command('validate [dir]')
       .description("check a bundle against the operator-framework validators' rules (default dir: bundle)")
       .option('--optional-suite <name>', 'also run an optional suite: operatorhub')
+      .option(
+        '--olm-v1',
+        'fail on what OLM v1 (ClusterExtension) refuses or ignores (by default those are warnings)',
+      )
       .option('--json', 'print the findings as JSON on stdout')
       .action(
         async (
           dir: string | undefined,
-          flags: { optionalSuite?: string; json?: boolean },
+          flags: { optionalSuite?: string; olmV1?: boolean; json?: boolean },
           command: Command,
         ) => {
           const ctx = contextFor(command, io);
@@ -113,6 +117,7 @@ export const bundleCommand: CommandModule = {
           const { resolve } = await import('node:path');
           const findings = validateBundle(resolve(ctx.cwd, dir ?? 'bundle'), {
             ...(flags.optionalSuite ? { optionalSuites: [flags.optionalSuite] } : {}),
+            ...(flags.olmV1 ? { olmV1: true } : {}),
           });
           const errors = findings.filter((f) => f.severity === 'error').length;
           const warnings = findings.length - errors;
