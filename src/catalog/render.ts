@@ -3,9 +3,8 @@
  * opm's templates render one. `basic`: channels and upgrade edges as the bundles declare them (their
  * annotations' channels, the CSV's replaces, skips and olm.skipRange). `semver`: opm's semver template:
  * buckets candidate, fast and stable (from the bundles' channels), one channel per bucket and minor
- * (`stable-v0.2`) or major (`stable-v0`) version; inside a minor, each release skips the earlier
- * patches; a minor's first release replaces the newest of the minor before it (in the same major);
- * the default channel is the newest channel of the most stable bucket.
+ * (`stable-v0.2`) or major (`stable-v0`) version, with opm's edges (linkSemver below); the default
+ * channel is the newest channel of the most stable bucket.
  */
 import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -195,6 +194,61 @@ function entryOf(b: CatalogBundle, edges: { replaces?: string; skips?: readonly 
   };
 }
 
+interface SemverTuple {
+  readonly bucket: string;
+  readonly channel: string;
+  readonly bundle: CatalogBundle;
+}
+
+/**
+ * The edges of opm's semver template (alpha/template/semver linkChannels), keyed `<channel>/<bundle>`:
+ * walking each bucket's entries by version, the newest patch of each minor replaces the newest patch of
+ * the minor before it and skips every other earlier release of the same major; the other patches get
+ * no edge. Nothing links across a major version or a bucket.
+ */
+function linkSemver(tuples: readonly SemverTuple[]): Map<string, { replaces?: string; skips?: string[] }> {
+  const priority = (bucket: string): number =>
+    SEMVER_BUCKETS.length - SEMVER_BUCKETS.indexOf(bucket as never);
+  const sorted = [...tuples].sort(
+    (a, b) => priority(a.bucket) - priority(b.bucket) || compareVersions(a.bundle.version, b.bundle.version),
+  );
+  const edges = new Map<string, { replaces?: string; skips?: string[] }>();
+  const write = (t: SemverTuple, replaces: string, skips: ReadonlySet<string>): void => {
+    const rest = [...skips].filter((s) => s !== replaces).sort();
+    edges.set(`${t.channel}/${t.bundle.name}`, {
+      ...(replaces ? { replaces } : {}),
+      ...(rest.length > 0 ? { skips: rest } : {}),
+    });
+  };
+  let prevZMax = '';
+  let skips = new Set<string>();
+  for (let i = 1; i < sorted.length; i++) {
+    const prev = sorted[i - 1]!;
+    const cur = sorted[i]!;
+    const bucketChange = prev.bucket !== cur.bucket;
+    const majorChange = majorOf(prev.bundle.version) !== majorOf(cur.bundle.version);
+    const minorChange = minorOf(prev.bundle.version) !== minorOf(cur.bundle.version);
+    if (bucketChange || majorChange || minorChange) write(prev, prevZMax, skips);
+    if (bucketChange || majorChange) {
+      skips = new Set();
+      prevZMax = '';
+    } else {
+      if (minorChange) prevZMax = prev.bundle.name;
+      skips.add(prev.bundle.name);
+    }
+  }
+  const last = sorted.at(-1);
+  const before = sorted.at(-2);
+  if (
+    last &&
+    before &&
+    last.bucket === before.bucket &&
+    majorOf(last.bundle.version) === majorOf(before.bundle.version)
+  )
+    write(last, prevZMax, skips);
+  return edges;
+}
+
 export interface RenderOptions {
   readonly template: CatalogTemplate;
   /** The bundle image of each release: `{version}` is replaced by the bundle's version. */
@@ -257,29 +311,19 @@ export function renderCatalog(bundles: readonly CatalogBundle[], options: Render
         byChannel.set(name, channel);
       }
     }
-    const previousMinorHead = (bucket: string, version: string): CatalogBundle | undefined =>
-      sorted
-        .filter(
-          (b) =>
-            b.channels.includes(bucket) &&
-            majorOf(b.version) === majorOf(version) &&
-            compareVersions(minorOf(b.version) + '.0', minorOf(version) + '.0') < 0,
-        )
-        .at(-1);
+    const edges = linkSemver(
+      [...byChannel.entries()].flatMap(([name, { bucket, bundles: members }]) =>
+        members.map((b) => ({ bucket, channel: name, bundle: b })),
+      ),
+    );
     channels = [...byChannel.entries()]
       .sort(([a], [b]) => a.localeCompare(b))
-      .map(([name, { bucket, bundles: members }]) => ({
+      .map(([name, { bundles: members }]) => ({
         schema: 'olm.channel',
         package: pkg,
         name,
-        entries: members.map((b) => {
-          const samePatchLine = members.filter(
-            (m) => minorOf(m.version) === minorOf(b.version) && compareVersions(m.version, b.version) < 0,
-          );
-          if (samePatchLine.length > 0) return entryOf(b, { skips: samePatchLine.map((m) => m.name) });
-          const before = previousMinorHead(bucket, b.version);
-          return entryOf(b, before ? { replaces: before.name } : {});
-        }),
+        // As opm's semver template: the edges come from the versions alone, not from the CSV.
+        entries: members.map((b) => ({ name: b.name, ...edges.get(`${name}/${b.name}`) })),
       }));
     const best = SEMVER_BUCKETS.find((bucket) => [...byChannel.values()].some((c) => c.bucket === bucket));
     defaultChannel =

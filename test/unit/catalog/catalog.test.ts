@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { parseAllDocuments, stringify } from 'yaml';
 import { CATALOG_RULES, validateCatalog } from '../../../src/catalog/index.ts';
+import { renderCatalog, type CatalogBundle } from '../../../src/catalog/render.ts';
 import { assertGolden } from '../../helpers/golden.ts';
 import { opGen, sampleProject } from '../bundle/project.ts';
 
@@ -88,7 +89,7 @@ describe('op-gen catalog', () => {
     assert.deepEqual(validateCatalog(b, FILE), []);
   });
 
-  it('semver template: a channel per minor, patches skipped, the next minor replacing the last one, equal to the golden', () => {
+  it("semver template (opm's edges): a channel per minor; a minor's newest patch replaces the previous minor's and skips the rest; equal to the golden", () => {
     const r = catalog(
       'releases/0.1.0',
       'releases/0.1.1',
@@ -120,7 +121,7 @@ describe('op-gen catalog', () => {
           {
             name: 'memcached-operator.v0.2.0',
             replaces: 'memcached-operator.v0.1.1',
-            skipRange: '>=0.1.0 <0.2.0',
+            skips: ['memcached-operator.v0.1.0'],
           },
         ],
       },
@@ -155,7 +156,7 @@ describe('op-gen catalog', () => {
             {
               name: 'memcached-operator.v0.2.0',
               replaces: 'memcached-operator.v0.1.1',
-              skipRange: '>=0.1.0 <0.2.0',
+              skips: ['memcached-operator.v0.1.0'],
             },
           ],
         ],
@@ -307,5 +308,65 @@ describe('catalog validation: every declcfg rule, each hit by a catalog broken o
       CATALOG_RULES.filter((r) => !cases.some(([, , rule]) => rule === r)),
       [],
     );
+  });
+});
+
+describe("semver template edges, as opm's linkChannels draws them", () => {
+  const release = (version: string, channels = ['stable']): CatalogBundle => ({
+    dir: `releases/${version}`,
+    name: `foo.v${version}`,
+    package: 'foo',
+    version,
+    channels,
+    skips: [],
+    properties: [{ type: 'olm.package', value: { packageName: 'foo', version } }],
+    relatedImages: [],
+  });
+  const channelsOf = (bundles: CatalogBundle[], granularity: 'minor' | 'major'): unknown[] =>
+    renderCatalog(bundles, {
+      template: 'semver',
+      bundleImage: 'example.com/foo-bundle:v{version}',
+      granularity,
+    })
+      .filter((b) => b.schema === 'olm.channel')
+      .map((c) => [c.name, (c as { entries: unknown }).entries]);
+
+  it('patches: only the newest patch of a minor has edges; nothing crosses a major (operator-registry issue 1031)', () => {
+    const bundles = ['0.1.0', '0.1.1', '0.1.2', '0.2.0', '1.0.0'].map((v) => release(v));
+    assert.deepEqual(channelsOf(bundles, 'minor'), [
+      [
+        'stable-v0.1',
+        [
+          { name: 'foo.v0.1.0' },
+          { name: 'foo.v0.1.1' },
+          { name: 'foo.v0.1.2', skips: ['foo.v0.1.0', 'foo.v0.1.1'] },
+        ],
+      ],
+      ['stable-v0.2', [{ name: 'foo.v0.2.0', replaces: 'foo.v0.1.2', skips: ['foo.v0.1.0', 'foo.v0.1.1'] }]],
+      ['stable-v1.0', [{ name: 'foo.v1.0.0' }]],
+    ]);
+    assert.equal(
+      (
+        renderCatalog(bundles, { template: 'semver', bundleImage: 'x.io/foo:v{version}' })[0] as {
+          defaultChannel: string;
+        }
+      ).defaultChannel,
+      'stable-v1.0',
+    );
+  });
+
+  it('buckets are linked apart; the default channel is the most stable one', () => {
+    const bundles = [
+      release('0.1.0', ['candidate', 'fast']),
+      release('0.1.1', ['candidate']),
+      release('0.2.0', ['fast']),
+    ];
+    const rendered = renderCatalog(bundles, { template: 'semver', bundleImage: 'x.io/foo:v{version}' });
+    assert.deepEqual(channelsOf(bundles, 'minor'), [
+      ['candidate-v0.1', [{ name: 'foo.v0.1.0' }, { name: 'foo.v0.1.1', skips: ['foo.v0.1.0'] }]],
+      ['fast-v0.1', [{ name: 'foo.v0.1.0' }]],
+      ['fast-v0.2', [{ name: 'foo.v0.2.0', replaces: 'foo.v0.1.0' }]],
+    ]);
+    assert.equal((rendered[0] as { defaultChannel: string }).defaultChannel, 'fast-v0.2');
   });
 });
