@@ -114,11 +114,12 @@ describe('op-gen bundle with webhooks', () => {
       readFileSync(join(project, 'catalog/memcached-operator/catalog.yaml'), 'utf8'),
     ).map((d) => d.toJS() as Doc);
     const bundle = docs.find((d) => d.schema === 'olm.bundle');
+    assert.ok(bundle, 'the catalog has an olm.bundle');
     assert.deepEqual(
       (bundle.properties as Doc[]).filter((p) => p.type === 'olm.gvk').map((p) => p.value.version),
       ['v1alpha1', 'v1beta1'],
     );
-    const metadata = (bundle.properties as Doc[]).find((p) => p.type === 'olm.csv.metadata').value;
+    const metadata = (bundle.properties as Doc[]).find((p) => p.type === 'olm.csv.metadata')?.value as Doc;
     assert.deepEqual(
       (metadata.installModes as Doc[]).filter((m) => m.supported).map((m) => m.type),
       ['AllNamespaces'],
