@@ -8,6 +8,7 @@ import { readBundleInputs } from './inputs.ts';
 
 export { validateBundle, type Finding, type Severity, type ValidateOptions } from './validate.ts';
 export type { BundleOptions } from './build.ts';
+export { checkUpgradeSafety, type UpgradeSafetyOptions } from './upgrade-safety.ts';
 
 export type GenerateBundleResult = GenerateResult & { readonly warnings: readonly string[] };
 

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { ANNOTATION_KEYS } from './build.ts';
 import type { CrdManifest } from './inputs.ts';
 import { readYamlDir, readYamlFile, type Located, type Manifest } from './manifests.ts';
+import { checkOlmV1, OLM_V1_RULE_IDS } from './olm-v1.ts';
 import { atOrAfter, removedApi } from './removed-apis.ts';
 import { isDnsSubdomain, isSemver, isSemverRange } from './semver.ts';
 import { SUPPORTED_KINDS } from './supported-kinds.ts';
@@ -20,6 +21,8 @@ export interface Finding {
 export interface ValidateOptions {
   /** `operatorhub` adds the OperatorHub checks (as errors). */
   readonly optionalSuites?: readonly string[];
+  /** The OLM v1 readiness rules (olm-v1.ts) as errors; without it they are warnings. */
+  readonly olmV1?: boolean;
 }
 
 const INSTALL_MODES = new Set(['OwnNamespace', 'SingleNamespace', 'MultiNamespace', 'AllNamespaces']);
@@ -449,12 +452,13 @@ const RULES: Readonly<Record<string, Rule>> = {
   },
 };
 
-/** The id of every rule `bundle validate` reports, the webhook definitions' rules apart. */
+/** The id of every rule `bundle validate` reports (OLM v1 readiness's included), the webhook definitions' rules apart. */
 export const RULE_IDS: readonly string[] = [
   'bundle-manifests',
   'bundle-supported-kinds',
   'bundle-one-csv',
   ...Object.keys(RULES),
+  ...OLM_V1_RULE_IDS,
 ];
 
 /** alm-examples parsed: a JSON array, or why it is not one. */
@@ -548,6 +552,11 @@ export function validateBundle(dir: string, options: ValidateOptions = {}): Find
       ),
     },
     error,
+  );
+  const olmV1Severity: Severity = options.olmV1 ? 'error' : 'warning';
+  checkOlmV1(
+    { dir, csvFile: bundle.csvFile, csv: bundle.csv, objects },
+    (rule, message) => void findings.push({ severity: olmV1Severity, rule, message }),
   );
   return findings;
 }

@@ -96,11 +96,29 @@ export const bundleCommand: CommandModule = {
       .command('validate [dir]')
       .description("check a bundle against the operator-framework validators' rules (default dir: bundle)")
       .option('--optional-suite <name>', 'also run an optional suite: operatorhub')
+      .option(
+        '--olm-v1',
+        'fail on what OLM v1 (ClusterExtension) refuses or ignores (by default those are warnings)',
+      )
+      .option(
+        '--previous <bundle dir>',
+        "the previous release's bundle: fail on a breaking change to its CRDs (crd diff) not acknowledged",
+      )
+      .option(
+        '--acknowledgements <file>',
+        'with --previous: breaking changes accepted on purpose (default: .op-gen/crd-diff.yaml if present)',
+      )
       .option('--json', 'print the findings as JSON on stdout')
       .action(
         async (
           dir: string | undefined,
-          flags: { optionalSuite?: string; json?: boolean },
+          flags: {
+            optionalSuite?: string;
+            olmV1?: boolean;
+            previous?: string;
+            acknowledgements?: string;
+            json?: boolean;
+          },
           command: Command,
         ) => {
           const ctx = contextFor(command, io);
@@ -109,11 +127,24 @@ export const bundleCommand: CommandModule = {
               `--optional-suite ${flags.optionalSuite}: the only optional suite is operatorhub`,
             );
           }
-          const { validateBundle } = await import('../bundle/index.ts');
+          if (flags.acknowledgements && !flags.previous)
+            throw new UsageError('--acknowledgements goes with --previous <bundle dir>');
+          const { validateBundle, checkUpgradeSafety } = await import('../bundle/index.ts');
           const { resolve } = await import('node:path');
-          const findings = validateBundle(resolve(ctx.cwd, dir ?? 'bundle'), {
+          const bundleDir = resolve(ctx.cwd, dir ?? 'bundle');
+          const findings = validateBundle(bundleDir, {
             ...(flags.optionalSuite ? { optionalSuites: [flags.optionalSuite] } : {}),
+            ...(flags.olmV1 ? { olmV1: true } : {}),
           });
+          if (flags.previous)
+            findings.push(
+              ...(await checkUpgradeSafety({
+                cwd: ctx.cwd,
+                previous: flags.previous,
+                current: bundleDir,
+                ...(flags.acknowledgements ? { acknowledgements: flags.acknowledgements } : {}),
+              })),
+            );
           const errors = findings.filter((f) => f.severity === 'error').length;
           const warnings = findings.length - errors;
           if (flags.json) reportJson(ctx, { ok: errors === 0, errors, warnings, findings });

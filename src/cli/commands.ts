@@ -1,6 +1,7 @@
 import { buildCommand } from './build.ts';
 import { buildInstallerCommand } from './build-installer.ts';
 import { bundleCommand } from './bundle.ts';
+import { catalogCommand } from './catalog.ts';
 import type { CommandModule } from './command-module.ts';
 import { createApiCommand } from './create-api.ts';
 import { createWebhookCommand } from './create-webhook.ts';
@@ -14,6 +15,7 @@ export const topLevelCommands: readonly CommandModule[] = [
   createApiCommand,
   createWebhookCommand,
   bundleCommand,
+  catalogCommand,
   buildCommand,
   buildInstallerCommand,
   crdCommand,

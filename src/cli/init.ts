@@ -28,7 +28,10 @@ export const initCommand: CommandModule = {
       .option('--owner <owner>', 'copyright owner and CSV maintainer')
       .option('--force', 'scaffold into a non-empty directory, overwriting files with the same names')
       .option('--skip-install', 'do not run npm install')
-      .option('--op-gen-path <dir>', 'depend on op-gen as file:<dir> (an op-gen working tree)')
+      .option(
+        '--op-gen-path <path>',
+        'depend on op-gen as file:<path> (an op-gen working tree, or op-gen-<version>.tgz from npm pack)',
+      )
       .option(
         '--sharding',
         'active-active replicas: the manager takes --sharding, 3 replicas, sharded controllers',

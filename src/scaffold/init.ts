@@ -23,7 +23,7 @@ export interface InitOptions {
   /** Scaffold into a non-empty directory, overwriting files with the same names. */
   readonly force?: boolean;
   readonly skipInstall?: boolean;
-  /** Depend on op-gen as `file:<dir>` (a working tree) instead of `^<version>`. */
+  /** Depend on op-gen as `file:<path>` (a working tree, or a tarball from `npm pack`) instead of `^<version>`. */
   readonly opGenPath?: string;
   /** Copyright year; defaults to the current year. */
   readonly year?: number;
@@ -99,11 +99,7 @@ export async function initProject(options: InitOptions, io: ScaffoldIo): Promise
   if (!(LICENSES as readonly string[]).includes(license)) {
     throw new UsageError(`invalid --license ${JSON.stringify(license)}: use one of ${LICENSES.join(', ')}.`);
   }
-  if (options.opGenPath !== undefined && !existsSync(join(resolve(options.opGenPath), 'package.json'))) {
-    throw new UsageError(
-      `--op-gen-path ${options.opGenPath}: no package.json there. Point it at an op-gen checkout.`,
-    );
-  }
+  if (options.opGenPath !== undefined) validateOpGenPath(options.opGenPath);
 
   const owner = options.owner ?? `The ${name} Authors`;
   const header = licenseHeader(license as License, owner, options.year ?? new Date().getUTCFullYear());
@@ -147,4 +143,20 @@ export async function initProject(options: InitOptions, io: ScaffoldIo): Promise
     `Next: cd ${root} && npx op-gen create api --group <group> --version v1alpha1 --kind <Kind>\n`,
   );
   return { root, project, files: rendered.map((f) => f.path) };
+}
+
+/** `--op-gen-path` names an op-gen working tree (a folder with a package.json) or a tarball `npm pack` wrote. */
+function validateOpGenPath(path: string): void {
+  const target = resolve(path);
+  if (/\.tgz$/.test(target)) {
+    if (!existsSync(target) || !statSync(target).isFile())
+      throw new UsageError(
+        `--op-gen-path ${path}: no such file. Point it at the tarball \`npm pack\` wrote.`,
+      );
+    return;
+  }
+  if (!existsSync(join(target, 'package.json')))
+    throw new UsageError(
+      `--op-gen-path ${path}: no package.json there. Point it at an op-gen checkout or a tarball from \`npm pack\` (op-gen-<version>.tgz).`,
+    );
 }

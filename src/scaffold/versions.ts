@@ -46,7 +46,7 @@ export function dependencyVersions(): DependencyVersions {
   return cached;
 }
 
-/** `^<version>` of the running op-gen, or `file:<abs dir>` for a working tree (`--op-gen-path`). */
+/** `^<version>` of the running op-gen, or `file:<abs path>` for a working tree or a tarball (`--op-gen-path`). */
 export function opGenDependency(opGenPath: string | undefined, cwd: string): string {
   return opGenPath ? `file:${resolve(cwd, opGenPath)}` : `^${opGenVersion()}`;
 }

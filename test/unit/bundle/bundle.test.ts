@@ -90,6 +90,27 @@ describe('op-gen bundle', () => {
     assert.equal(r.status, 0);
     assert.match(r.stdout, /bundle valid: 0 errors/);
     assert.equal(opGen(project, ...ARGS, '--check').status, 0, '--check on an up-to-date bundle');
+    // Ready for OLM v1 as scaffolded: AllNamespaces, no dependencies, the manager's own ServiceAccount.
+    const v1 = opGen(project, 'bundle', 'validate', '--olm-v1');
+    assert.equal(v1.status, 0, v1.stdout + v1.stderr);
+    assert.doesNotMatch(v1.stdout, /olmv1-/);
+  });
+
+  it('bundle validate --olm-v1 fails a bundle OLM v1 refuses, naming the rule and what to do', () => {
+    const project = bundled();
+    const csvFile = join(project, CSV);
+    const csv = parse(readFileSync(csvFile, 'utf8')) as Doc;
+    for (const m of csv.spec.installModes as Doc[]) m.supported = m.type === 'OwnNamespace';
+    writeFileSync(csvFile, stringify(csv));
+    const warned = opGen(project, 'bundle', 'validate');
+    assert.equal(warned.status, 0, 'without --olm-v1 it is a warning');
+    assert.match(warned.stdout, /WARNING \[olmv1-all-namespaces\]/);
+    const failed = opGen(project, 'bundle', 'validate', '--olm-v1');
+    assert.equal(failed.status, 1);
+    assert.match(
+      failed.stdout,
+      /ERROR +\[olmv1-all-namespaces\] .*clusterserviceversion\.yaml: .*set AllNamespaces supported: true/,
+    );
   });
 
   it('builds the install strategy, permissions and owned CRDs from config/', () => {

@@ -158,6 +158,8 @@ interface Case {
   readonly edit: (b: Bundle) => void;
   /** With the OperatorHub suite. */
   readonly hub?: boolean;
+  /** With --olm-v1 (the OLM v1 readiness rules as errors). */
+  readonly olmV1?: boolean;
   /** Exactly the `severity rule` pairs that fire. */
   readonly fires: readonly string[];
 }
@@ -211,7 +213,7 @@ const CASES: readonly Case[] = [
   {
     what: 'no install mode supported',
     edit: (b) => b.csv((c) => c.spec.installModes.forEach((m: Doc) => (m.supported = false))),
-    fires: ['error csv-install-modes'],
+    fires: ['error csv-install-modes', 'warning olmv1-all-namespaces'],
   },
   {
     what: 'an unknown install mode',
@@ -384,6 +386,179 @@ const CASES: readonly Case[] = [
     edit: (b) => b.csv((c) => delete c.spec.minKubeVersion),
     fires: ['error operatorhub-min-kube-version', 'warning csv-min-kube-version'],
   },
+  // OLM v1 readiness (src/bundle/olm-v1.ts): warnings by default, errors with --olm-v1.
+  {
+    what: 'OLM v1: AllNamespaces not supported (OwnNamespace only)',
+    edit: (b) =>
+      b.csv((c) => c.spec.installModes.forEach((m: Doc) => (m.supported = m.type === 'OwnNamespace'))),
+    fires: ['warning olmv1-all-namespaces'],
+  },
+  {
+    what: 'OLM v1 (--olm-v1): AllNamespaces not supported is an error',
+    olmV1: true,
+    edit: (b) =>
+      b.csv((c) => c.spec.installModes.forEach((m: Doc) => (m.supported = m.type === 'SingleNamespace'))),
+    fires: ['error olmv1-all-namespaces'],
+  },
+  {
+    what: 'OLM v1 (--olm-v1): an olm.gvk dependency in metadata/dependencies.yaml',
+    olmV1: true,
+    edit: (b) =>
+      b.write('metadata/dependencies.yaml', {
+        dependencies: [
+          {
+            type: 'olm.gvk',
+            value: { group: 'etcd.database.coreos.com', kind: 'EtcdCluster', version: 'v1beta2' },
+          },
+        ],
+      }),
+    fires: ['error olmv1-dependencies'],
+  },
+  {
+    what: 'OLM v1: an olm.package.required property in metadata/properties.yaml',
+    edit: (b) =>
+      b.write('metadata/properties.yaml', {
+        properties: [
+          { type: 'olm.package.required', value: { packageName: 'etcd', versionRange: '>=0.9.0' } },
+        ],
+      }),
+    fires: ['warning olmv1-dependencies'],
+  },
+  {
+    what: "OLM v1: an olm.constraint in the CSV's operatorframework.io/properties annotation",
+    edit: (b) =>
+      b.csv(
+        (c) =>
+          (c.metadata.annotations['operatorframework.io/properties'] = JSON.stringify({
+            properties: [{ type: 'olm.constraint', value: { failureMessage: 'x', cel: { rule: 'true' } } }],
+          })),
+      ),
+    fires: ['warning olmv1-dependencies'],
+  },
+  {
+    what: 'OLM v1: a required CRD in the CSV',
+    edit: (b) =>
+      b.csv(
+        (c) =>
+          (c.spec.customresourcedefinitions.required = [
+            { name: 'etcdclusters.etcd.database.coreos.com', version: 'v1beta2', kind: 'EtcdCluster' },
+          ]),
+      ),
+    fires: ['warning olmv1-dependencies'],
+  },
+  {
+    what: 'OLM v1: permissions for a ServiceAccount no deployment runs as',
+    edit: (b) =>
+      b.csv((c) => {
+        c.spec.install.spec.clusterPermissions = [
+          {
+            serviceAccountName: 'widget-operator',
+            rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }],
+          },
+        ];
+        c.spec.install.spec.deployments[0].spec.template.spec.serviceAccountName = 'widget-operator';
+        c.spec.install.spec.permissions = [
+          {
+            serviceAccountName: 'installer',
+            rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }],
+          },
+        ];
+      }),
+    fires: ['warning olmv1-service-account'],
+  },
+  {
+    what: 'OLM v1: a deployment on the default ServiceAccount while the CSV grants permissions',
+    edit: (b) =>
+      b.csv((c) => {
+        c.spec.install.spec.deployments[0].spec.template.spec.serviceAccountName = 'default';
+        c.spec.install.spec.clusterPermissions = [
+          {
+            serviceAccountName: 'default',
+            rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }],
+          },
+        ];
+      }),
+    fires: ['warning olmv1-service-account'],
+  },
+  {
+    what: "OLM v1: a ServiceAccount in manifests/ named like the CSV's permissions' account",
+    edit: (b) => {
+      b.csv((c) => {
+        c.spec.install.spec.clusterPermissions = [
+          {
+            serviceAccountName: 'widget-operator',
+            rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }],
+          },
+        ];
+        c.spec.install.spec.deployments[0].spec.template.spec.serviceAccountName = 'widget-operator';
+      });
+      b.write('manifests/sa.yaml', {
+        apiVersion: 'v1',
+        kind: 'ServiceAccount',
+        metadata: { name: 'widget-operator' },
+      });
+    },
+    fires: ['warning olmv1-service-account'],
+  },
+  {
+    what: 'OLM v1: the operator is granted OperatorConditions',
+    edit: (b) =>
+      b.csv((c) => {
+        c.spec.install.spec.deployments[0].spec.template.spec.serviceAccountName = 'widget-operator';
+        c.spec.install.spec.permissions = [
+          {
+            serviceAccountName: 'widget-operator',
+            rules: [
+              {
+                apiGroups: ['operators.coreos.com'],
+                resources: ['operatorconditions'],
+                verbs: ['get', 'update'],
+              },
+            ],
+          },
+        ];
+      }),
+    fires: ['warning olmv1-operator-conditions'],
+  },
+  {
+    what: 'OLM v1: a container reads OPERATOR_CONDITION_NAME',
+    edit: (b) =>
+      b.csv(
+        (c) =>
+          (c.spec.install.spec.deployments[0].spec.template.spec.containers[0].env = [
+            { name: 'OPERATOR_CONDITION_NAME', value: 'widget-operator.v0.1.0' },
+          ]),
+      ),
+    fires: ['warning olmv1-operator-conditions'],
+  },
+  {
+    what: 'OLM v1: admission webhooks with OwnNamespace and SingleNamespace supported too',
+    edit: (b) =>
+      b.csv(
+        (c) =>
+          (c.spec.webhookdefinitions = [
+            {
+              type: 'ValidatingAdmissionWebhook',
+              generateName: 'vwidget.example.com',
+              deploymentName: 'widget-operator-controller-manager',
+              containerPort: 9443,
+              sideEffects: 'None',
+              admissionReviewVersions: ['v1'],
+              failurePolicy: 'Fail',
+              webhookPath: '/validate-example-com-v1-widget',
+              rules: [
+                {
+                  apiGroups: ['example.com'],
+                  apiVersions: ['v1'],
+                  operations: ['CREATE'],
+                  resources: ['widgets'],
+                },
+              ],
+            },
+          ]),
+      ),
+    fires: ['warning olmv1-webhooks-all-namespaces'],
+  },
 ];
 
 describe('bundle validate: every rule fires on the one problem it checks', () => {
@@ -393,13 +568,15 @@ describe('bundle validate: every rule fires on the one problem it checks', () =>
     const b = bundle();
     assert.deepEqual(validateBundle(b.dir), []);
     assert.deepEqual(validateBundle(b.dir, HUB), []);
+    assert.deepEqual(validateBundle(b.dir, { olmV1: true }), []);
   });
 
   for (const c of CASES) {
     it(`${c.what}: ${c.fires.join(', ')}`, () => {
       const b = bundle();
       c.edit(b);
-      assert.deepEqual(fired(validateBundle(b.dir, c.hub ? HUB : {})), [...c.fires].sort());
+      const options = { ...(c.hub ? HUB : {}), ...(c.olmV1 ? { olmV1: true } : {}) };
+      assert.deepEqual(fired(validateBundle(b.dir, options)), [...c.fires].sort());
     });
   }
 

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { parse, stringify } from 'yaml';
+import { parse, parseAllDocuments, stringify } from 'yaml';
 import { validateBundle } from '../../../src/bundle/index.ts';
 import { assertGolden } from '../../helpers/golden.ts';
 import { opGen, sampleProject } from './project.ts';
@@ -88,12 +88,47 @@ describe('op-gen bundle with webhooks', () => {
     assert.doesNotMatch(output, /left out/);
   });
 
-  it('passes bundle validate', () => {
+  it('passes bundle validate, OLM v1 readiness included (webhooks with AllNamespaces only)', () => {
     const findings = validateBundle(join(project, 'bundle'));
     assert.deepEqual(
       findings.filter((f) => f.severity === 'error'),
       [],
     );
+    assert.deepEqual(
+      validateBundle(join(project, 'bundle'), { olmV1: true }).filter((f) => f.rule.startsWith('olmv1-')),
+      [],
+    );
+  });
+
+  it('op-gen catalog of this bundle (webhooks, two CRD versions): one olm.gvk per served version; a valid catalog', () => {
+    must(
+      opGen(
+        project,
+        'catalog',
+        'bundle',
+        '--bundle-image',
+        'example.com/memcached-operator-bundle:v{version}',
+      ),
+    );
+    const docs = parseAllDocuments(
+      readFileSync(join(project, 'catalog/memcached-operator/catalog.yaml'), 'utf8'),
+    ).map((d) => d.toJS() as Doc);
+    const bundle = docs.find((d) => d.schema === 'olm.bundle');
+    assert.ok(bundle, 'the catalog has an olm.bundle');
+    assert.deepEqual(
+      (bundle.properties as Doc[]).filter((p) => p.type === 'olm.gvk').map((p) => p.value.version),
+      ['v1alpha1', 'v1beta1'],
+    );
+    const metadata = (bundle.properties as Doc[]).find((p) => p.type === 'olm.csv.metadata')?.value as Doc;
+    assert.deepEqual(
+      (metadata.installModes as Doc[]).filter((m) => m.supported).map((m) => m.type),
+      ['AllNamespaces'],
+    );
+    assert.deepEqual(
+      docs.map((d) => d.schema),
+      ['olm.package', 'olm.channel', 'olm.bundle'],
+    );
+    must(opGen(project, 'catalog', 'validate', 'catalog/memcached-operator/catalog.yaml'));
   });
 
   const broken: [string, string, (csv: Doc) => void][] = [

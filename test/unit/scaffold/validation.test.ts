@@ -38,6 +38,11 @@ describe('op-gen init: bad input is refused and nothing is written', () => {
       { opGenPath: '/nonexistent/op-gen' },
       /--op-gen-path .*no package.json/,
     ],
+    [
+      'an --op-gen-path naming a tarball that does not exist',
+      { opGenPath: '/nonexistent/op-gen-0.1.0.tgz' },
+      /--op-gen-path \/nonexistent\/op-gen-0\.1\.0\.tgz: no such file/,
+    ],
     ['a missing domain without a TTY', { domain: undefined }, /missing --domain/],
   ];
   for (const [what, override, message] of cases) {
@@ -128,6 +133,17 @@ describe('op-gen init: bad input is refused and nothing is written', () => {
       dependencies: Record<string, string>;
     };
     assert.match(pkg2.dependencies['op-gen'] ?? '', /^\^\d+\.\d+\.\d+/);
+  });
+
+  it('--op-gen-path accepts a tarball from npm pack: op-gen becomes file:<tarball>', async () => {
+    const tarball = join(tmp.dir, 'op-gen-0.1.0.tgz');
+    writeFileSync(tarball, '');
+    const dir = fresh();
+    await initProject({ ...base, dir, opGenPath: tarball }, quietIo());
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    assert.equal(pkg.dependencies['op-gen'], `file:${tarball}`);
   });
 });
 

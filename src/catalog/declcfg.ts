@@ -1,0 +1,212 @@
+/**
+ * File-based catalog (operator-registry's declarative config, "declcfg") objects as `op-gen catalog`
+ * writes them, and the rules a catalog must keep: op-gen's own checks of what operator-registry's
+ * declcfg validation and model conversion refuse (one package, its default channel exists, every
+ * channel entry's bundle exists, one head per channel, no cycle in the upgrade graph, well-formed
+ * names, versions and image references). Every problem names the file and the rule.
+ */
+import { isDns1123Subdomain } from '../k8s-names/dns.ts';
+import { imageReferenceErrors } from '../k8s-names/image-reference.ts';
+
+export interface Property {
+  readonly type: string;
+  readonly value: unknown;
+}
+
+export interface PackageBlob {
+  readonly schema: 'olm.package';
+  readonly name: string;
+  readonly defaultChannel: string;
+  readonly description?: string;
+}
+
+export interface ChannelEntry {
+  readonly name: string;
+  readonly replaces?: string;
+  readonly skips?: readonly string[];
+  readonly skipRange?: string;
+}
+
+export interface ChannelBlob {
+  readonly schema: 'olm.channel';
+  readonly package: string;
+  readonly name: string;
+  readonly entries: readonly ChannelEntry[];
+}
+
+export interface BundleBlob {
+  readonly schema: 'olm.bundle';
+  readonly name: string;
+  readonly package: string;
+  readonly image: string;
+  readonly properties: readonly Property[];
+  readonly relatedImages?: readonly { readonly name: string; readonly image: string }[];
+}
+
+export type CatalogBlob = PackageBlob | ChannelBlob | BundleBlob;
+
+/** The rule ids, in the order they run. */
+export const CATALOG_RULES = [
+  'catalog-schema',
+  'catalog-one-package',
+  'catalog-default-channel',
+  'catalog-names',
+  'catalog-bundle-package',
+  'catalog-bundle-image',
+  'catalog-entry-bundle',
+  'catalog-one-head',
+  'catalog-no-cycle',
+] as const;
+export type CatalogRule = (typeof CATALOG_RULES)[number];
+
+export interface CatalogProblem {
+  readonly rule: CatalogRule;
+  readonly message: string;
+}
+
+const SEMVER =
+  /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/;
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** Checks the blobs of one catalog file (`file` names it in every message). */
+export function validateCatalog(blobs: readonly unknown[], file: string): CatalogProblem[] {
+  const problems: CatalogProblem[] = [];
+  const report = (rule: CatalogRule, message: string): void =>
+    void problems.push({ rule, message: `${file}: [${rule}] ${message}` });
+
+  const packages: PackageBlob[] = [];
+  const channels: ChannelBlob[] = [];
+  const bundles: BundleBlob[] = [];
+  for (const [i, blob] of blobs.entries()) {
+    const schema = isRecord(blob) ? blob.schema : undefined;
+    if (schema === 'olm.package') packages.push(blob as unknown as PackageBlob);
+    else if (schema === 'olm.channel') channels.push(blob as unknown as ChannelBlob);
+    else if (schema === 'olm.bundle') bundles.push(blob as unknown as BundleBlob);
+    else
+      report(
+        'catalog-schema',
+        `document ${i + 1} has schema ${JSON.stringify(schema)}: expected olm.package, olm.channel or olm.bundle`,
+      );
+  }
+
+  if (packages.length !== 1)
+    report(
+      'catalog-one-package',
+      `${packages.length} olm.package blobs (${packages.map((p) => p.name).join(', ') || 'none'}): a catalog file holds exactly one package`,
+    );
+  const pkg = packages[0]?.name ?? '';
+  for (const c of channels)
+    if (c.package !== pkg)
+      report('catalog-one-package', `channel ${c.name} belongs to package ${c.package}, not ${pkg}`);
+  for (const b of bundles)
+    if (b.package !== pkg)
+      report('catalog-one-package', `bundle ${b.name} belongs to package ${b.package}, not ${pkg}`);
+
+  const channelNames = new Set(channels.map((c) => c.name));
+  for (const p of packages)
+    if (!p.defaultChannel || !channelNames.has(p.defaultChannel))
+      report(
+        'catalog-default-channel',
+        `package ${p.name} names default channel ${JSON.stringify(p.defaultChannel ?? '')}, which is not one of its channels (${[...channelNames].join(', ') || 'none'})`,
+      );
+
+  const seenChannels = new Set<string>();
+  for (const c of channels) {
+    if (!c.name) report('catalog-names', `a channel of package ${pkg} has no name`);
+    else if (seenChannels.has(c.name)) report('catalog-names', `channel ${c.name} is defined twice`);
+    seenChannels.add(c.name);
+  }
+  for (const p of packages) if (!p.name) report('catalog-names', 'the olm.package has no name');
+  const bundleNames = new Set<string>();
+  for (const b of bundles) {
+    if (!b.name || !isDns1123Subdomain(b.name))
+      report(
+        'catalog-names',
+        `bundle name ${JSON.stringify(b.name ?? '')} is not a DNS-1123 subdomain (a CSV name)`,
+      );
+    if (bundleNames.has(b.name)) report('catalog-names', `bundle ${b.name} is defined twice`);
+    bundleNames.add(b.name);
+
+    const pkgProps = (b.properties ?? []).filter((p) => p.type === 'olm.package');
+    const value = isRecord(pkgProps[0]?.value) ? pkgProps[0].value : undefined;
+    if (pkgProps.length !== 1 || !value)
+      report('catalog-bundle-package', `bundle ${b.name} needs exactly one olm.package property`);
+    else {
+      if (value.packageName !== b.package)
+        report(
+          'catalog-bundle-package',
+          `bundle ${b.name}: olm.package property names ${String(value.packageName)}, the bundle's package is ${b.package}`,
+        );
+      if (typeof value.version !== 'string' || !SEMVER.test(value.version))
+        report(
+          'catalog-bundle-package',
+          `bundle ${b.name}: version ${JSON.stringify(value.version)} is not semver`,
+        );
+    }
+
+    const imageErrors = imageReferenceErrors(b.image ?? '');
+    if (imageErrors.length > 0)
+      report(
+        'catalog-bundle-image',
+        `bundle ${b.name}: image ${JSON.stringify(b.image ?? '')}: ${imageErrors.join('; ')}`,
+      );
+    for (const r of b.relatedImages ?? []) {
+      const errors = imageReferenceErrors(r.image ?? '');
+      if (errors.length > 0)
+        report(
+          'catalog-bundle-image',
+          `bundle ${b.name}: related image ${r.name}: ${JSON.stringify(r.image)}: ${errors.join('; ')}`,
+        );
+    }
+  }
+
+  for (const c of channels) {
+    const entries = c.entries ?? [];
+    if (entries.length === 0) report('catalog-entry-bundle', `channel ${c.name} has no entries`);
+    for (const e of entries)
+      if (!bundleNames.has(e.name))
+        report(
+          'catalog-entry-bundle',
+          `channel ${c.name}: entry ${e.name} is not a bundle of package ${pkg}`,
+        );
+    checkGraph(c, report);
+  }
+  return problems;
+}
+
+/** One head (an entry no other entry replaces or skips) and no replaces cycle, per channel. */
+function checkGraph(c: ChannelBlob, report: (rule: CatalogRule, message: string) => void): void {
+  const entries = c.entries ?? [];
+  const names = new Set(entries.map((e) => e.name));
+  const superseded = new Set<string>();
+  for (const e of entries) {
+    if (e.replaces) superseded.add(e.replaces);
+    for (const s of e.skips ?? []) superseded.add(s);
+  }
+  const heads = [...names].filter((n) => !superseded.has(n)).sort();
+  if (entries.length > 0 && heads.length !== 1)
+    report(
+      'catalog-one-head',
+      heads.length === 0
+        ? `channel ${c.name} has no head: every entry is replaced or skipped by another`
+        : `channel ${c.name} has ${heads.length} heads (${heads.join(', ')}): every entry but the newest must be replaced or skipped by another`,
+    );
+  const replaces = new Map(entries.filter((e) => e.replaces).map((e) => [e.name, e.replaces as string]));
+  const reported = new Set<string>();
+  for (const start of [...replaces.keys()].sort()) {
+    const path: string[] = [];
+    let at: string | undefined = start;
+    while (at !== undefined && !path.includes(at)) {
+      path.push(at);
+      at = replaces.get(at);
+    }
+    if (at === undefined) continue;
+    const cycle = path.slice(path.indexOf(at));
+    const key = [...cycle].sort().join(',');
+    if (reported.has(key)) continue;
+    reported.add(key);
+    report('catalog-no-cycle', `channel ${c.name}: replaces forms a cycle: ${[...cycle, at].join(' -> ')}`);
+  }
+}

@@ -1,0 +1,61 @@
+/** `op-gen catalog` and `op-gen catalog validate` as a library (docs/catalog.md). */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { emit } from '../generate/emit.ts';
+import type { GenerateResult } from '../generate/contract.ts';
+import { OpGenError } from '../errors.ts';
+import { ProblemsError } from '../shared/problems.ts';
+import { toYamlDocuments } from '../shared/yaml.ts';
+import { readYamlDocuments } from '../shared/yaml-documents.ts';
+import { validateCatalog, type CatalogProblem } from './declcfg.ts';
+import { readCatalogBundle, renderCatalog, type RenderOptions } from './render.ts';
+
+export { CATALOG_RULES, validateCatalog, type CatalogProblem, type CatalogRule } from './declcfg.ts';
+export type { CatalogTemplate, RenderOptions } from './render.ts';
+
+export interface CatalogOptions extends RenderOptions {
+  /** The bundle folders of this and earlier releases, relative to cwd. */
+  readonly bundles: readonly string[];
+  /** The catalog folder (default `catalog`): the file is `<out>/<package>/catalog.yaml`. */
+  readonly outDir?: string;
+  readonly check?: boolean;
+}
+
+/** Renders the catalog, checks it against the declcfg rules, then writes it (or with `check`, compares). */
+export function generateCatalog(cwd: string, options: CatalogOptions): GenerateResult {
+  const bundles = options.bundles.map((dir) => readCatalogBundle(cwd, dir));
+  const blobs = renderCatalog(bundles, options);
+  const outDir = resolve(cwd, options.outDir ?? 'catalog');
+  const pkg = bundles[0]?.package ?? '';
+  const path = join(outDir, pkg, 'catalog.yaml');
+  const problems = validateCatalog(blobs, relative(cwd, path));
+  if (problems.length > 0) throw new ProblemsError(problems.map((p) => ({ text: p.message })));
+  const owned = existsSync(join(outDir, pkg))
+    ? readdirSync(join(outDir, pkg))
+        .filter((f) => /\.(ya?ml|json)$/.test(f))
+        .map((f) => join(outDir, pkg, f))
+    : [];
+  return emit(
+    'catalog',
+    { files: [{ path, content: toYamlDocuments(blobs) }], owned, outDir },
+    { cwd, check: options.check === true },
+  );
+}
+
+/** Every problem of a catalog file (YAML documents; a JSON object is one). */
+export function validateCatalogFile(cwd: string, file: string): CatalogProblem[] {
+  const full = resolve(cwd, file);
+  if (!existsSync(full)) throw new OpGenError(`${file}: no such file`);
+  const shown = relative(cwd, full) || file;
+  const docs = readYamlDocuments(
+    readFileSync(full, 'utf8'),
+    (p) =>
+      new OpGenError(
+        `${shown}:${p.line}: YAML ${p.kind === 'syntax' ? 'syntax error' : 'error'}: ${p.message}`,
+      ),
+  );
+  return validateCatalog(
+    docs.map((d) => d.value).filter((v) => v !== null && v !== undefined),
+    shown,
+  );
+}

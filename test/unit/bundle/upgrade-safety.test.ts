@@ -1,0 +1,124 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { before, describe, it } from 'node:test';
+import { stringify } from 'yaml';
+import { opGen, sampleProject } from './project.ts';
+
+/**
+ * `op-gen bundle validate --previous <bundle dir>`: the previous release's CRDs against this one's
+ * (op-gen crd diff's rules), as OLM v1's CRD upgrade safety preflight compares them before upgrading.
+ * Release 0.1.0 is the scaffold's bundle; release 0.2.0 removes `spec.size` from the API type, then
+ * regenerates the CRD and the bundle, as a user does.
+ */
+
+const BUNDLE = (version: string): string[] => [
+  'bundle',
+  '--version',
+  version,
+  '--image',
+  `example.com/memcached-operator:${version}`,
+  '--created-at',
+  '2026-01-01T00:00:00Z',
+];
+const TYPES = 'src/api/cache/v1alpha1/memcached.ts';
+const BIN = new URL('../../../bin/op-gen.js', import.meta.url).pathname;
+
+describe('bundle validate --previous: CRD upgrade safety between releases', () => {
+  let project = '';
+  before(() => {
+    project = sampleProject();
+    const first = opGen(project, ...BUNDLE('0.1.0'));
+    assert.equal(first.status, 0, first.stderr);
+    mkdirSync(join(project, 'releases'));
+    cpSync(join(project, 'bundle'), join(project, 'releases/0.1.0'), { recursive: true });
+  });
+
+  it('passes when the CRDs did not change', () => {
+    const r = opGen(project, 'bundle', 'validate', '--previous', 'releases/0.1.0');
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    assert.doesNotMatch(r.stdout, /upgrade-crd/);
+  });
+
+  it('fails a release that removes a field, naming the CRD, the path and what to do; passes once acknowledged', () => {
+    const source = readFileSync(join(project, TYPES), 'utf8');
+    const without = source.replace(/\n {2}\/\*\*\n {3}\* Number of replicas[\s\S]*?size\?: int32;\n/, '\n');
+    assert.notEqual(without, source, 'the edit removes spec.size');
+    writeFileSync(join(project, TYPES), without);
+    for (const args of [['generate', 'crd'], BUNDLE('0.2.0')]) {
+      const r = opGen(project, ...args);
+      assert.equal(r.status, 0, `op-gen ${args.join(' ')}: ${r.stderr}`);
+    }
+
+    const failed = opGen(project, 'bundle', 'validate', '--previous', 'releases/0.1.0');
+    assert.equal(failed.status, 1, failed.stdout + failed.stderr);
+    assert.match(
+      failed.stdout,
+      /ERROR +\[upgrade-crd-breaking\] memcacheds\.cache\.example\.com v1alpha1 \.spec\.size: .*\[existingFieldRemoval\].*acknowledge it/,
+    );
+    assert.match(failed.stderr, /bundle validation failed: 1 error/);
+
+    mkdirSync(join(project, '.op-gen'), { recursive: true });
+    writeFileSync(
+      join(project, '.op-gen/crd-diff.yaml'),
+      stringify({
+        acknowledged: [
+          {
+            crd: 'memcacheds.cache.example.com',
+            path: '.spec.size',
+            rule: 'existingFieldRemoval',
+            reason: 'size moved to the operator config in 0.2.0',
+          },
+        ],
+      }),
+    );
+    const passed = opGen(project, 'bundle', 'validate', '--previous', 'releases/0.1.0');
+    assert.equal(passed.status, 0, passed.stdout + passed.stderr);
+    assert.doesNotMatch(passed.stdout, /upgrade-crd-breaking/);
+  });
+
+  it("the scaffold's release script runs the check: it fails on the unacknowledged removal, passes once acknowledged", () => {
+    // The project's own `npm run release` line, run by sh with `op-gen` on PATH (the sample project has no node_modules).
+    const script = (
+      JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+    ).scripts.release;
+    assert.ok(script, 'the scaffold has a release script');
+    const shims = join(project, '.shims');
+    mkdirSync(shims, { recursive: true });
+    writeFileSync(join(shims, 'op-gen'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, {
+      mode: 0o755,
+    });
+    const release = (env: Record<string, string>): { status: number | null; output: string } => {
+      const r = spawnSync('sh', ['-c', script], {
+        cwd: project,
+        encoding: 'utf8',
+        env: { ...process.env, CI: 'true', PATH: `${shims}:${process.env.PATH ?? ''}`, ...env },
+      });
+      return { status: r.status, output: r.stdout + r.stderr };
+    };
+    const noPrevious = release({});
+    assert.notEqual(noPrevious.status, 0);
+    assert.match(noPrevious.output, /set PREVIOUS_BUNDLE to the bundle folder of the last release/);
+
+    const acks = join(project, '.op-gen/crd-diff.yaml');
+    const acknowledged = readFileSync(acks, 'utf8');
+    rmSync(acks);
+    const failed = release({ PREVIOUS_BUNDLE: 'releases/0.1.0' });
+    assert.equal(failed.status, 1, failed.output);
+    assert.match(
+      failed.output,
+      /\[upgrade-crd-breaking\] memcacheds\.cache\.example\.com v1alpha1 \.spec\.size/,
+    );
+    writeFileSync(acks, acknowledged);
+    const passed = release({ PREVIOUS_BUNDLE: 'releases/0.1.0' });
+    assert.equal(passed.status, 0, passed.output);
+  });
+
+  it('refuses a --previous that is not a bundle, in one line', () => {
+    const r = opGen(project, 'bundle', 'validate', '--previous', 'src');
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /--previous: the previous bundle src has no manifests\/ folder/);
+    assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack');
+  });
+});
