@@ -1,0 +1,78 @@
+/**
+ * Regenerates test/corpus/<project>/expected/: controller-gen v0.23.0 (bench/compare's build) run on
+ * a real project's ORIGINAL Go API packages, descriptions removed (`crd:maxDescLen=0`).
+ *
+ *   node scripts/corpus-expected.ts <project> <module-dir> <package-dir>...
+ *
+ * <module-dir> is the folder of a checkout of the project that holds its go.mod (its module path is
+ * kept, so imports between the project's own API packages resolve); each <package-dir> is a Go API
+ * package below it (e.g. api/v1). Only the packages' non-test .go files are copied into a throw-away
+ * module that requires k8s.io/api and k8s.io/apimachinery at K8S_API (default v0.37.2, the release
+ * op-gen's built-in types default to); `go mod tidy` resolves the rest through the Go module proxy.
+ * The project's own go.mod is not used: the corpus compares both generators on one Kubernetes
+ * release. The Go files are not kept (CI cannot fetch; test/corpus/<project>/SOURCE says where they
+ * are).
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CONTROLLER_GEN_VERSION, controllerGen, ROOT } from '../bench/compare/tools.ts';
+
+const [project, moduleDir, ...packages] = process.argv.slice(2);
+if (!project || !moduleDir || packages.length === 0) {
+  console.error('usage: node scripts/corpus-expected.ts <project> <module-dir> <package-dir>...');
+  process.exit(2);
+}
+const k8sApi = process.env.K8S_API ?? 'v0.37.2';
+const bin = controllerGen();
+if (!bin) {
+  console.error('corpus-expected: Go is needed (go version failed)');
+  process.exit(1);
+}
+
+function run(cmd: string, args: readonly string[], cwd: string): string {
+  const r = spawnSync(cmd, args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, GOFLAGS: `${process.env.GOFLAGS ?? ''} -mod=mod -p=1`.trim() },
+  });
+  if (r.status !== 0) {
+    console.error(`corpus-expected: ${cmd} ${args.join(' ')} failed:\n${r.stderr}`);
+    process.exit(1);
+  }
+  return r.stdout;
+}
+
+const modulePath = /^module\s+(\S+)/m.exec(readFileSync(join(moduleDir, 'go.mod'), 'utf8'))?.[1];
+if (!modulePath) {
+  console.error(`corpus-expected: ${moduleDir}/go.mod has no module line`);
+  process.exit(1);
+}
+const work = mkdtempSync(join(tmpdir(), `op-gen-corpus-${project}-`));
+try {
+  for (const pkg of packages) {
+    mkdirSync(join(work, pkg), { recursive: true });
+    for (const f of readdirSync(join(moduleDir, pkg))) {
+      if (f.endsWith('.go') && !f.endsWith('_test.go')) cpSync(join(moduleDir, pkg, f), join(work, pkg, f));
+    }
+  }
+  writeFileSync(
+    join(work, 'go.mod'),
+    `module ${modulePath}\n\ngo 1.26\n\nrequire (\n\tk8s.io/api ${k8sApi}\n\tk8s.io/apimachinery ${k8sApi}\n)\n`,
+  );
+  run('go', ['mod', 'tidy'], work);
+  const versions = run('go', ['list', '-m', 'k8s.io/api', 'k8s.io/apimachinery'], work).trim();
+  const out = join(work, 'out');
+  run(bin, ['crd:maxDescLen=0', 'paths=./...', `output:crd:dir=${out}`], work);
+  const expected = join(ROOT, 'test/corpus', project, 'expected');
+  rmSync(expected, { recursive: true, force: true });
+  mkdirSync(expected, { recursive: true });
+  for (const f of readdirSync(out).sort()) cpSync(join(out, f), join(expected, f));
+  console.log(
+    `${project}: controller-gen ${CONTROLLER_GEN_VERSION} with ${versions.replace(/\n/g, ', ')} -> ` +
+      `test/corpus/${project}/expected (${readdirSync(out).sort().join(', ')})`,
+  );
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
