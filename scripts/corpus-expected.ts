@@ -6,7 +6,9 @@
  *
  * <module-dir> is the folder of a checkout of the project that holds its go.mod (its module path is
  * kept, so imports between the project's own API packages resolve); each <package-dir> is a Go API
- * package below it (e.g. api/v1). Only the packages' non-test .go files are copied into a throw-away
+ * package below it (e.g. api/v1), or one file of one (api/v1/x_types.go: the package's other files
+ * are left out), or `<file.go>=<package-dir>`: a file from elsewhere (a shim the corpus keeps)
+ * added to that package. Only the packages' non-test .go files are copied into a throw-away
  * module that requires k8s.io/api and k8s.io/apimachinery at K8S_API (default v0.37.2, the release
  * op-gen's built-in types default to); `go mod tidy` resolves the rest through the Go module proxy.
  * The project's own go.mod is not used: the corpus compares both generators on one Kubernetes
@@ -16,7 +18,7 @@
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { CONTROLLER_GEN_VERSION, controllerGen, ROOT } from '../bench/compare/tools.ts';
 
 const [project, moduleDir, ...packages] = process.argv.slice(2);
@@ -51,10 +53,21 @@ if (!modulePath) {
 }
 const work = mkdtempSync(join(tmpdir(), `op-gen-corpus-${project}-`));
 try {
-  for (const pkg of packages) {
-    mkdirSync(join(work, pkg), { recursive: true });
-    for (const f of readdirSync(join(moduleDir, pkg))) {
-      if (f.endsWith('.go') && !f.endsWith('_test.go')) cpSync(join(moduleDir, pkg, f), join(work, pkg, f));
+  for (const arg of packages) {
+    const shim = /^(.+\.go)=(.+)$/.exec(arg);
+    if (shim) {
+      // <file.go>=<package-dir>: a file of the corpus (a shim) added to a package.
+      mkdirSync(join(work, shim[2]!), { recursive: true });
+      cpSync(shim[1]!, join(work, shim[2]!, basename(shim[1]!)));
+    } else if (arg.endsWith('.go')) {
+      // One file of a package (the others are left out).
+      mkdirSync(join(work, dirname(arg)), { recursive: true });
+      cpSync(join(moduleDir, arg), join(work, arg));
+    } else {
+      mkdirSync(join(work, arg), { recursive: true });
+      for (const f of readdirSync(join(moduleDir, arg))) {
+        if (f.endsWith('.go') && !f.endsWith('_test.go')) cpSync(join(moduleDir, arg, f), join(work, arg, f));
+      }
     }
   }
   writeFileSync(
