@@ -10,8 +10,9 @@
  * are left out), or `<file.go>=<package-dir>`: a file from elsewhere (a shim the corpus keeps)
  * added to that package. Only the packages' non-test .go files are copied into a throw-away
  * module that requires k8s.io/api and k8s.io/apimachinery at K8S_API (default v0.37.2, the release
- * op-gen's built-in types default to); `go mod tidy` resolves the rest through the Go module proxy.
- * The project's own go.mod is not used: the corpus compares both generators on one Kubernetes
+ * op-gen's built-in types default to) and the project's other direct requirements at the project's
+ * versions; `go mod tidy` resolves the rest through the Go module proxy.
+ * k8s.io/api is not taken from the project: the corpus compares both generators on one Kubernetes
  * release. The Go files are not kept (CI cannot fetch; test/corpus/<project>/SOURCE says where they
  * are).
  */
@@ -46,7 +47,12 @@ function run(cmd: string, args: readonly string[], cwd: string): string {
   return r.stdout;
 }
 
-const modulePath = /^module\s+(\S+)/m.exec(readFileSync(join(moduleDir, 'go.mod'), 'utf8'))?.[1];
+const goMod = readFileSync(join(moduleDir, 'go.mod'), 'utf8');
+const modulePath = /^module\s+(\S+)/m.exec(goMod)?.[1];
+/** The project's direct requirements other than k8s.io/api and k8s.io/apimachinery, at its versions. */
+const projectRequires = [...goMod.matchAll(/^\s*(?:require\s+)?([\w.-]+\.[\w./-]+)\s+(v\S+)\s*$/gm)]
+  .map((m) => `${m[1]} ${m[2]}`)
+  .filter((r) => !/^k8s\.io\/(api|apimachinery) /.test(r));
 if (!modulePath) {
   console.error(`corpus-expected: ${moduleDir}/go.mod has no module line`);
   process.exit(1);
@@ -72,10 +78,15 @@ try {
   }
   writeFileSync(
     join(work, 'go.mod'),
-    `module ${modulePath}\n\ngo 1.26\n\nrequire (\n\tk8s.io/api ${k8sApi}\n\tk8s.io/apimachinery ${k8sApi}\n)\n`,
+    `module ${modulePath}\n\ngo 1.26\n\nrequire (\n\tk8s.io/api ${k8sApi}\n\tk8s.io/apimachinery ${k8sApi}\n` +
+      projectRequires.map((r) => `\t${r}\n`).join('') +
+      ')\n',
   );
   run('go', ['mod', 'tidy'], work);
-  const versions = run('go', ['list', '-m', 'k8s.io/api', 'k8s.io/apimachinery'], work).trim();
+  const versions = run('go', ['list', '-m', 'all'], work)
+    .split('\n')
+    .filter((line) => /^k8s\.io\/(api|apimachinery) /.test(line))
+    .join(', ');
   const out = join(work, 'out');
   run(bin, ['crd:maxDescLen=0', 'paths=./...', `output:crd:dir=${out}`], work);
   const expected = join(ROOT, 'test/corpus', project, 'expected');
@@ -83,7 +94,7 @@ try {
   mkdirSync(expected, { recursive: true });
   for (const f of readdirSync(out).sort()) cpSync(join(out, f), join(expected, f));
   console.log(
-    `${project}: controller-gen ${CONTROLLER_GEN_VERSION} with ${versions.replace(/\n/g, ', ')} -> ` +
+    `${project}: controller-gen ${CONTROLLER_GEN_VERSION} with ${versions} -> ` +
       `test/corpus/${project}/expected (${readdirSync(out).sort().join(', ')})`,
   );
 } finally {

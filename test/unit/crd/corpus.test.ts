@@ -77,7 +77,8 @@ describe('corpus: real operator APIs against controller-gen', () => {
       }
       assert.equal(declined === undefined ? 'syntax' : 'checker', project.frontEnd);
       assert.equal(declined, project.declined);
-      if (declined !== undefined) assert.ok(readme.includes(declined), `README gives the reason: ${declined}`);
+      if (declined !== undefined)
+        assert.ok(readme.includes(declined), `README gives the reason: ${declined}`);
     });
   }
 });
