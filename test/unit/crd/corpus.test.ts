@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { corpusProjects } from '../../../bench/compare/corpus-go.ts';
 import { compareCrdDirs } from '../../../bench/compare/crd-compare.ts';
 import { OpGenError } from '../../../src/errors.ts';
 import { generateCrds } from '../../../src/generate/crd/index.ts';
@@ -16,20 +17,7 @@ import { generateCrds } from '../../../src/generate/crd/index.ts';
 
 const CORPUS = new URL('../../corpus/', import.meta.url).pathname;
 
-interface KnownDifference {
-  readonly difference: string;
-  readonly cause: string;
-}
-interface CorpusProject {
-  /** Which CRD front end reads the API (auto mode): the syntax reader, or the checker walk after it declined. */
-  readonly frontEnd: 'syntax' | 'checker';
-  /** With `checker`: the syntax front end's reason for declining, as it says it. */
-  readonly declined?: string;
-  readonly differences: readonly KnownDifference[];
-}
-const corpus = JSON.parse(readFileSync(join(CORPUS, 'corpus.json'), 'utf8')) as {
-  projects: Record<string, CorpusProject>;
-};
+const corpus = { projects: corpusProjects() };
 const readme = readFileSync(join(CORPUS, 'README.md'), 'utf8');
 
 const work = mkdtempSync(join(tmpdir(), 'op-gen-corpus-'));
