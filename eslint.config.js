@@ -8,6 +8,7 @@ export default tseslint.config(
       'node_modules/**',
       '.cache/**',
       'test/fixtures/**',
+      'test/corpus/**',
       'test/golden/**',
       'templates/**',
       'bench/out/**',

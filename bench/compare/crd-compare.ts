@@ -62,16 +62,16 @@ function normalize(value: Json, path: string): Json {
   return value;
 }
 
-function diff(a: Json, b: Json, path: string, out: string[]): void {
-  if (out.length >= 20 || isDeepStrictEqual(a, b)) return;
+function diff(a: Json, b: Json, path: string, out: string[], limit: number): void {
+  if (out.length >= limit || isDeepStrictEqual(a, b)) return;
   if (a && b && typeof a === 'object' && typeof b === 'object' && !Array.isArray(a) && !Array.isArray(b)) {
     for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
-      diff(a[key] ?? null, b[key] ?? null, `${path}.${key}`, out);
+      diff(a[key] ?? null, b[key] ?? null, `${path}.${key}`, out, limit);
     }
     return;
   }
   if (Array.isArray(a) && Array.isArray(b) && a.length === b.length) {
-    a.forEach((v, i) => diff(v, b[i] ?? null, `${path}[${i}]`, out));
+    a.forEach((v, i) => diff(v, b[i] ?? null, `${path}[${i}]`, out, limit));
     return;
   }
   out.push(
@@ -79,7 +79,11 @@ function diff(a: Json, b: Json, path: string, out: string[]): void {
   );
 }
 
-export function compareCrdDirs(opGenDir: string, controllerGenDir: string): string[] {
+/**
+ * The schema differences between two folders of CRDs (tool annotations and description whitespace
+ * aside), one line per differing node, at most `limit` of them.
+ */
+export function compareCrdDirs(opGenDir: string, controllerGenDir: string, limit = 20): string[] {
   const differences: string[] = [];
   const ours = readdirSync(opGenDir).sort();
   const theirs = readdirSync(controllerGenDir).sort();
@@ -89,7 +93,7 @@ export function compareCrdDirs(opGenDir: string, controllerGenDir: string): stri
   for (const file of ours.filter((f) => theirs.includes(f))) {
     const a = normalize(parse(readFileSync(join(opGenDir, file), 'utf8')) as Json, '');
     const b = normalize(parse(readFileSync(join(controllerGenDir, file), 'utf8')) as Json, '');
-    diff(a, b, file, differences);
+    diff(a, b, file, differences, limit);
   }
   return differences;
 }

@@ -1,12 +1,14 @@
 /**
  * `npm run bench:compare`: op-gen next to what a Go or TypeScript author would use, on the same work
  * in one run (only ratios from one run count on this noisy machine): CRD generation against
- * controller-gen v0.23.0 at several API sizes (a scaling curve), `generate types` against
+ * controller-gen v0.23.0 at several API sizes (a scaling curve) and on the corpus of real operator
+ * APIs (test/corpus; needs checkouts of its projects under OP_GEN_CORPUS_SRC or --corpus-src, see
+ * crd-corpus.ts), `generate types` against
  * `cdk8s import` and crd-generate (npm, installed into ~/.cache/op-gen/bench-npm on first use), CLI
  * latency on a fresh scaffold, and the runtime against controller-runtime v0.22 (Go tools built from
  * Go modules on first use). Writes bench/results/<date>.json (with the load average) and the charts
  * in docs/perf/. Options: --crd-kinds 10,100,500 --fields --crd-runs --types-runs --latency-runs
- * --objects --runtime-runs --workers --skip-runtime --skip-types --skip-latency.
+ * --corpus-src --objects --runtime-runs --workers --skip-runtime --skip-types --skip-latency.
  */
 import { spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
@@ -14,6 +16,7 @@ import { parseArgs } from 'node:util';
 import { writeCharts } from './charts.ts';
 import { measureCliLatency, printCliLatency } from './cli-latency.ts';
 import { compareCrdGeneration, printCrdComparison, type CrdComparison } from './crd-compare.ts';
+import { compareCrdCorpus, printCrdCorpus } from './crd-corpus.ts';
 import { compareTypesGeneration, printTypesComparison } from './types-compare.ts';
 import { compareRuntimes, printRuntimeComparison } from './runtime-compare.ts';
 import { ENVTEST_K8S_VERSION } from '../../src/testing/binaries.ts';
@@ -30,6 +33,7 @@ const { values } = parseArgs({
     'crd-kinds': { type: 'string', default: '10,100,500' },
     fields: { type: 'string', default: '20' },
     'crd-runs': { type: 'string', default: '5' },
+    'corpus-src': { type: 'string', default: process.env.OP_GEN_CORPUS_SRC },
     'types-runs': { type: 'string', default: '3' },
     'latency-runs': { type: 'string', default: '5' },
     'skip-types': { type: 'boolean', default: false },
@@ -58,6 +62,8 @@ for (const kinds of values['crd-kinds'].split(',').map(Number)) {
   crdScaling.push(result);
 }
 const crd = crdScaling.find((c) => c.kinds === 100) ?? crdScaling[0]!;
+const crdCorpus = await compareCrdCorpus({ runs: Number(values['crd-runs']), src: values['corpus-src'] });
+printCrdCorpus(crdCorpus);
 const types = values['skip-types']
   ? undefined
   : await compareTypesGeneration({ runs: Number(values['types-runs']) });
@@ -89,6 +95,7 @@ writeBenchResult(
     },
     crd,
     crdScaling,
+    crdCorpus,
     types,
     cliLatency,
     runtime,
@@ -98,3 +105,4 @@ writeBenchResult(
 );
 for (const chart of writeCharts()) console.log(`chart written to ${chart}`);
 if (crdScaling.some((c) => c.equivalent === false)) process.exitCode = 1;
+if (crdCorpus.projects.some((p) => p.unexpected.length > 0)) process.exitCode = 1;

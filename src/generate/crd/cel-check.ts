@@ -160,6 +160,10 @@ function celType(schema: JSONSchemaProps, table: TypeTable): string {
           fields[celPropertyName(name)] = celType(prop, table);
         const name = `OpGenObject${table.next++}`;
         table.env.registerType(name, { fields });
+        // Kubernetes' CEL compares objects for equality (`self == oldSelf`, immutability); the CEL
+        // library has no equality for a registered type until one is declared (`!=` follows from it).
+        // Only type-checked here, never evaluated.
+        table.env.registerOperator(`${name} == ${name}`, () => false);
         return name;
       }
       if (typeof schema.additionalProperties === 'object')

@@ -38,6 +38,14 @@ describe('checkCelRule', () => {
     ok('self.?name.orValue("") != ""');
   });
 
+  it('accepts equality of objects and lists of objects, as the API server does (immutability rules)', () => {
+    ok('self == oldSelf');
+    ok('self != oldSelf');
+    ok('self.ports == oldSelf.ports');
+    ok('self.ports.exists(p, p == self.ports[0])');
+    bad('self == 1', /no such overload/);
+  });
+
   it('knows Kubernetes CEL library functions', () => {
     ok('isURL(self.name)');
     ok('quantity(self.size).isLessThan(quantity("1Gi"))');

@@ -1,0 +1,50 @@
+/**
+ * Regenerates test/corpus/<project>/expected/: controller-gen v0.23.0 (bench/compare's build) run on
+ * a real project's ORIGINAL Go API packages, descriptions removed (`crd:maxDescLen=0`).
+ *
+ *   node scripts/corpus-expected.ts <project> <checkout>
+ *
+ * <checkout> is a clone of the project's repository at the commit test/corpus/corpus.json names
+ * (`source`). The API files named there are copied into a throw-away Go module
+ * (bench/compare/corpus-go.ts: the project's module path, k8s.io/api and k8s.io/apimachinery at
+ * K8S_API, default v0.37.2, the release op-gen's built-in types default to), so the Go files are not
+ * kept here (CI cannot fetch; each project's SOURCE says where they are).
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { corpusControllerGenArgs, CORPUS_DIR, writeCorpusGoModule } from '../bench/compare/corpus-go.ts';
+import { CONTROLLER_GEN_VERSION, controllerGen } from '../bench/compare/tools.ts';
+
+const [project, checkout] = process.argv.slice(2);
+if (!project || !checkout) {
+  console.error('usage: node scripts/corpus-expected.ts <project> <checkout>');
+  process.exit(2);
+}
+const bin = controllerGen();
+if (!bin) {
+  console.error('corpus-expected: Go is needed (go version failed)');
+  process.exit(1);
+}
+const work = mkdtempSync(join(tmpdir(), `op-gen-corpus-${project}-`));
+try {
+  const versions = writeCorpusGoModule(project, checkout, work);
+  const out = join(work, 'out');
+  const r = spawnSync(bin, corpusControllerGenArgs(out), { cwd: work, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`controller-gen failed:\n${r.stderr}`);
+  const expected = join(CORPUS_DIR, project, 'expected');
+  rmSync(expected, { recursive: true, force: true });
+  mkdirSync(expected, { recursive: true });
+  const files = readdirSync(out).sort();
+  for (const f of files) cpSync(join(out, f), join(expected, f));
+  console.log(
+    `${project}: controller-gen ${CONTROLLER_GEN_VERSION} with ${versions} -> ` +
+      `test/corpus/${project}/expected (${files.join(', ')})`,
+  );
+} catch (err) {
+  console.error(`corpus-expected: ${(err as Error).message}`);
+  process.exitCode = 1;
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}

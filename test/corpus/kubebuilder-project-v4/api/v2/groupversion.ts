@@ -1,0 +1,1 @@
+export const groupVersion = { group: 'crew.testproject.org', version: 'v2' } as const;

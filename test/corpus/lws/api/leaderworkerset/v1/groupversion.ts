@@ -1,0 +1,1 @@
+export const groupVersion = { group: 'leaderworkerset.x-k8s.io', version: 'v1' } as const;
