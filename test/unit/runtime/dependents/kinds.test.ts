@@ -1,0 +1,140 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { builtinKinds } from '../../../../src/runtime/builtin-kinds.ts';
+import { dependent, externalDependent } from '../../../../src/runtime/dependents/dependent.ts';
+import { orderDependents } from '../../../../src/runtime/dependents/graph.ts';
+import { containsDesired } from '../../../../src/runtime/dependents/match.ts';
+import { defaultReady } from '../../../../src/runtime/dependents/readiness.ts';
+import { conditionType } from '../../../../src/runtime/dependents/status.ts';
+
+const cm = (name: string) =>
+  dependent(builtinKinds.ConfigMap, { name, desired: () => ({ metadata: { name } }) });
+
+describe('dependents: declarations, graph, matching and default readiness', () => {
+  it('orders by dependsOn and reports every problem of a workflow at once (cycle, unknown, duplicate)', () => {
+    const a = cm('a');
+    const b = cm('b').dependsOn(a);
+    const c = cm('c').dependsOn('b', a);
+    assert.deepEqual(
+      orderDependents('x', [c, b, a]).map((d) => d.name),
+      ['a', 'b', 'c'],
+    );
+    assert.throws(
+      () => orderDependents('x', [cm('a').dependsOn('c'), cm('b').dependsOn('a'), cm('c').dependsOn('b')]),
+      /controller x: .*\n- a dependency cycle: a -> c -> b -> a/,
+    );
+    assert.throws(
+      () => orderDependents('x', [cm('a'), cm('a'), cm('b').dependsOn('nope'), cm('c').dependsOn('c')]),
+      (err: Error) =>
+        /two dependents are named "a"/.test(err.message) &&
+        /"b" depends on "nope", which is not among/.test(err.message) &&
+        /"c" depends on itself/.test(err.message),
+    );
+  });
+
+  it('names: a DNS label; the condition type is <Name>Ready', () => {
+    assert.throws(() => cm('Bad_Name'), /a name is a DNS label/);
+    assert.throws(
+      () => dependent(builtinKinds.ConfigMap, { desired: () => ({}), discriminator: '-x' }),
+      /label value/,
+    );
+    assert.equal(dependent(builtinKinds.ConfigMap, { desired: () => ({}) }).name, 'configmap');
+    assert.equal(externalDependent({ name: 'db-user', reconcile: async () => true }).kind, undefined);
+    assert.equal(conditionType('db-user'), 'DbUserReady');
+    assert.equal(conditionType('web'), 'WebReady');
+  });
+
+  it('containsDesired: desired values must be live; server defaults and other fields are ignored', () => {
+    const live = {
+      metadata: { name: 'x', labels: { a: '1', extra: 'y' }, uid: 'u' },
+      spec: {
+        ports: [{ port: 80, protocol: 'TCP', targetPort: 80 }, { port: 443 }],
+        args: ['a', 'b'],
+        template: { spec: { containers: [{ name: 'c', image: 'i', terminationMessagePath: '/dev' }] } },
+      },
+    };
+    assert.ok(
+      containsDesired(
+        { metadata: { name: 'x', labels: { a: '1' } }, spec: { ports: [{ port: 443 }] } },
+        live,
+      ),
+    );
+    assert.ok(
+      containsDesired({ spec: { template: { spec: { containers: [{ name: 'c', image: 'i' }] } } } }, live),
+    );
+    assert.ok(containsDesired({ metadata: { annotations: {} }, spec: { x: null } }, live));
+    assert.ok(!containsDesired({ metadata: { labels: { a: '2' } } }, live));
+    assert.ok(!containsDesired({ spec: { args: ['a'] } }, live), 'lists of scalars compare whole');
+    assert.ok(!containsDesired({ spec: { args: ['b', 'a'] } }, live), 'in order');
+    assert.ok(!containsDesired({ spec: { ports: [{ port: 8080 }] } }, live));
+    assert.ok(
+      !containsDesired({ spec: { template: { spec: { containers: [{ name: 'c', image: 'j' }] } } } }, live),
+    );
+    assert.ok(!containsDesired({ data: { k: 'v' } }, live), 'a missing field');
+    assert.ok(!containsDesired({ spec: { replicas: 1 } }, { spec: { replicas: '1' } }));
+  });
+
+  it('default readiness per kind', () => {
+    const deploy = defaultReady(builtinKinds.Deployment);
+    assert.match(
+      String(deploy({ metadata: { generation: 2 }, status: { observedGeneration: 1 } } as never)),
+      /generation 2 not observed/,
+    );
+    assert.equal(
+      deploy({
+        metadata: { generation: 2 },
+        spec: { replicas: 3 },
+        status: { observedGeneration: 2, availableReplicas: 2 },
+      } as never),
+      '2/3 replicas available',
+    );
+    assert.equal(
+      deploy({
+        metadata: { generation: 2 },
+        spec: { replicas: 3 },
+        status: { observedGeneration: 2, availableReplicas: 3 },
+      } as never),
+      true,
+    );
+    const sts = defaultReady(builtinKinds.StatefulSet);
+    const stsStatus = {
+      observedGeneration: 1,
+      readyReplicas: 2,
+      currentRevision: 'r1',
+      updateRevision: 'r2',
+    };
+    assert.equal(
+      sts({ metadata: { generation: 1 }, spec: { replicas: 2 }, status: stsStatus } as never),
+      'rolling out revision r2',
+    );
+    assert.equal(
+      sts({
+        metadata: { generation: 1 },
+        spec: { replicas: 2 },
+        status: { ...stsStatus, currentRevision: 'r2' },
+      } as never),
+      true,
+    );
+    const job = defaultReady(builtinKinds.Job);
+    assert.equal(job({ status: { conditions: [{ type: 'Complete', status: 'True' }] } } as never), true);
+    assert.equal(
+      job({ status: { conditions: [{ type: 'Failed', status: 'True', message: 'backoff' }] } } as never),
+      'failed: backoff',
+    );
+    assert.equal(job({} as never), 'not complete');
+    const svc = defaultReady(builtinKinds.Service);
+    assert.equal(svc({ spec: { type: 'ClusterIP' } } as never), true);
+    assert.equal(svc({ spec: { type: 'LoadBalancer' } } as never), 'no load balancer ingress assigned');
+    assert.equal(
+      svc({
+        spec: { type: 'LoadBalancer' },
+        status: { loadBalancer: { ingress: [{ ip: '1.2.3.4' }] } },
+      } as never),
+      true,
+    );
+    const pvc = defaultReady(builtinKinds.PersistentVolumeClaim);
+    assert.equal(pvc({ status: { phase: 'Pending' } } as never), 'phase Pending, not Bound');
+    assert.equal(pvc({ status: { phase: 'Bound' } } as never), true);
+    assert.equal(defaultReady(builtinKinds.ConfigMap)({} as never), true);
+  });
+});
