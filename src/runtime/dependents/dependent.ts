@@ -1,5 +1,5 @@
 import type { Kind } from '../../client/kind.ts';
-import type { ObjectKey, ObjectLike } from '../../client/resource-client.ts';
+import type { ApplyObject, ObjectKey, ObjectLike } from '../../client/resource-client.ts';
 import type { ReconcileContext } from '../controller.ts';
 import { defaultReady, type ReadyResult } from './readiness.ts';
 
@@ -69,7 +69,7 @@ export interface DependentOptions<P extends ObjectLike, O> extends ManagedOption
    * Apply semantics: set only the fields this controller cares about; a field left out is left
    * to others (or removed, if this controller set it before).
    */
-  readonly desired: (parent: P, ctx: DependentContext<P>) => O;
+  readonly desired: (parent: P, ctx: DependentContext<P>) => ApplyObject<O>;
 }
 
 export interface BulkOptions<P extends ObjectLike, O> extends ManagedOptions<P, O> {
@@ -77,7 +77,7 @@ export interface BulkOptions<P extends ObjectLike, O> extends ManagedOptions<P, 
    * The objects as they should be, by a key of the caller's (a zone, a user name; it names the
    * object in messages). Objects of this dependent and parent not in the set are deleted.
    */
-  readonly desiredSet: (parent: P, ctx: DependentContext<P>) => ReadonlyMap<string, O>;
+  readonly desiredSet: (parent: P, ctx: DependentContext<P>) => ReadonlyMap<string, ApplyObject<O>>;
 }
 
 export interface ReadOnlyOptions<P extends ObjectLike, O> extends CommonOptions<P, O> {
@@ -151,9 +151,12 @@ export class Dependent<O extends ObjectLike = ObjectLike, P extends ObjectLike =
   }
 }
 
-/** Any dependent, whatever its parent type. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parent types vary per workflow; checked there
-export type AnyDependent<O extends ObjectLike = ObjectLike> = Dependent<O, any>;
+/**
+ * Any dependent, whatever its object and parent types (a workflow mixes kinds; `ready` and
+ * `desired` make Dependent invariant in both).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
+export type AnyDependent<O extends ObjectLike = any> = Dependent<O, any>;
 
 function defaultName(kind: Kind<unknown>): string {
   return kind.kind.toLowerCase();

@@ -21,7 +21,7 @@ export interface AppSpec {
   secretName?: string;
 }
 export type App = ObjectLike & {
-  metadata?: ObjectLike['metadata'] & { uid?: string; generation?: number };
+  metadata?: ObjectLike['metadata'] & { uid?: string; generation?: number; finalizers?: string[] };
   spec?: AppSpec;
   status?: { conditions?: Condition[] };
 };
@@ -155,8 +155,8 @@ export class Harness {
     return this.server.get(kind, 'ns', name) as ObjectLike | undefined;
   }
 
-  app(name = 'a'): App {
-    return this.server.get(AppKind, 'ns', name) as App;
+  app(name = 'a'): App & { metadata: NonNullable<App['metadata']> } {
+    return this.server.get(AppKind, 'ns', name) as App & { metadata: NonNullable<App['metadata']> };
   }
 
   condition(type: string, name = 'a'): Condition | undefined {
@@ -196,7 +196,7 @@ export function configMap(
   return { metadata: { name }, data };
 }
 
-export function deployment(name: string, image: string): ObjectLike {
+export function deployment(name: string, image: string): ObjectLike & { spec: unknown } {
   return {
     metadata: { name },
     spec: {
@@ -207,6 +207,6 @@ export function deployment(name: string, image: string): ObjectLike {
   };
 }
 
-export function service(name: string): ObjectLike {
+export function service(name: string): ObjectLike & { spec: unknown } {
   return { metadata: { name }, spec: { selector: { app: name }, ports: [{ port: 80 }] } };
 }
