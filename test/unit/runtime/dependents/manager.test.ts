@@ -5,6 +5,8 @@ import { ResourceClient, type ObjectLike } from '../../../../src/client/resource
 import { dependent } from '../../../../src/runtime/dependents/dependent.ts';
 import { Manager } from '../../../../src/runtime/manager.ts';
 import { FakeApiServer } from '../../../../src/testing/fake-api-server.ts';
+import { setupMemcachedDependents } from '../../../fixtures/runtime/memcached-dependents.ts';
+import { MemcachedKind, type Memcached } from '../../../fixtures/runtime/memcached-operator.ts';
 import { quietLogger } from '../../../helpers/runtime-fakes.ts';
 import {
   AppKind,
@@ -105,6 +107,52 @@ describe('ControllerBuilder.dependents() on a Manager', () => {
       text,
       /op_gen_dependent_reconcile_time_seconds_count\{controller="app",dependent="web"\} \d+/,
     );
+    await mgr.stop();
+    await running;
+  });
+
+  it('the declared Memcached of docs/dependents.md: Deployment, then Service once available, Ready', async () => {
+    const server = new FakeApiServer()
+      .register(MemcachedKind, { statusSubresource: true })
+      .register(Deployment, { statusSubresource: true })
+      .register(Service);
+    const mgr = await Manager.create({
+      transport: server.transport('manager'),
+      metricsBindAddress: '0',
+      healthProbeBindAddress: '0',
+      handleSignals: false,
+      gracefulShutdownTimeoutMs: 100,
+      logger: quietLogger,
+    });
+    managers.push(mgr);
+    setupMemcachedDependents(mgr);
+    const running = mgr.start();
+    await mgr.ready;
+    await new ResourceClient(server.transport('test'), MemcachedKind).create({
+      apiVersion: 'cache.example.com/v1alpha1',
+      kind: 'Memcached',
+      metadata: { name: 'm', namespace: 'ns' },
+      spec: { image: 'memcached:1.6', size: 2 },
+    });
+    await until('the Deployment', () => server.get(Deployment, 'ns', 'm') !== undefined);
+    const d = server.get(Deployment, 'ns', 'm') as {
+      metadata: { generation?: number };
+      spec?: { replicas?: number };
+    };
+    assert.equal(d.spec?.replicas, 2);
+    await new ResourceClient(server.transport('kcm'), Deployment).patchStatus(
+      { namespace: 'ns', name: 'm' },
+      'merge',
+      {
+        status: { observedGeneration: d.metadata.generation, replicas: 2, availableReplicas: 2 },
+      },
+    );
+    const ready = () =>
+      (server.get(MemcachedKind, 'ns', 'm') as Memcached | undefined)?.status?.conditions?.find(
+        (c) => c.type === 'Ready',
+      )?.status === 'True';
+    await until('Ready', ready);
+    assert.ok(server.get(Service, 'ns', 'm'));
     await mgr.stop();
     await running;
   });
