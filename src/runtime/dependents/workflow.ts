@@ -1,5 +1,5 @@
-import { actionRequired, ownershipConflict } from '../failures.ts';
-import { isConflict } from '../../client/api-error.ts';
+import { actionRequired, ownershipConflict, serverMessage } from '../failures.ts';
+import { ApiError, isConflict } from '../../client/api-error.ts';
 import { apiVersionOf, kindKey, type Kind } from '../../client/kind.ts';
 import type { ObjectLike } from '../../client/resource-client.ts';
 import type { OwnerReference } from '../../api-types/meta.ts';
@@ -319,7 +319,7 @@ export class Workflow<P extends ObjectLike = ObjectLike> {
     }
     if (isConflict(err)) {
       // Server-side apply without force: another field manager owns a field this one sets.
-      const msg = `${message(err).replace(/^\S+ \S+: \d+ \w+: /, '')}; the field is left to its owner`;
+      const msg = `${err instanceof ApiError ? serverMessage(err) : message(err)}; the field is left to its owner`;
       pass.base.recorder.event(pass.parent, 'Warning', 'FieldConflict', `dependent ${d.name}: ${msg}`);
       this.count(d, 'conflict');
       return { phase: 'Failed', reason: 'FieldConflict', message: msg };
@@ -426,6 +426,15 @@ export class Workflow<P extends ObjectLike = ObjectLike> {
       namespace: m.namespace,
       name: m.name ?? '',
     });
+    if (actual && isBeingDeleted(actual)) {
+      // Applying now would change an object on its way out; its deletion event brings the parent back.
+      pass.actuals.set(d.name, [actual]);
+      return {
+        phase: 'NotReady',
+        reason: 'BeingDeleted',
+        message: `${describe(d.kind!.kind, actual)} is being deleted; it is created again once gone`,
+      };
+    }
     const live = await this.ensure(pass, d, desired, actual);
     pass.actuals.set(d.name, [live]);
     return readyOutcome(readinessOf(d)(live, pass.context()), describe(d.kind!.kind, live));

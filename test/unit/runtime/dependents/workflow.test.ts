@@ -378,4 +378,31 @@ describe('workflow of dependents on the fake API server', () => {
     assert.deepEqual(await h.reconcile(), { requeueAfter: 1000 });
     assert.deepEqual(seen, ['after the ConfigMap']);
   });
+
+  it('a child on its way out is not applied; its deletion brings the parent back and it is created again', async () => {
+    const h = await harness([config]);
+    await h.createApp();
+    await h.reconcile();
+    const cms = new ResourceClient(h.server.transport('kubectl'), ConfigMap);
+    await cms.patch({ namespace: 'ns', name: 'a-config' }, 'merge', { metadata: { finalizers: ['x/hold'] } });
+    await cms.delete({ namespace: 'ns', name: 'a-config' });
+    await settle();
+    const mark = h.server.requests.length;
+    await h.reconcile();
+    assert.deepEqual(
+      h.writes(mark).filter((r) => r.path.includes('/configmaps')),
+      [],
+    );
+    assert.equal(h.condition('ConfigReady')?.reason, 'BeingDeleted');
+    h.enqueued.length = 0;
+    await cms.patch({ namespace: 'ns', name: 'a-config' }, 'merge', { metadata: { finalizers: null } });
+    await settle();
+    assert.ok(h.enqueued.includes('ns/a'));
+    await h.reconcile();
+    assert.equal(
+      (h.get(ConfigMap, 'a-config')?.metadata as { deletionTimestamp?: string }).deletionTimestamp,
+      undefined,
+    );
+    assert.equal(h.condition('ConfigReady')?.status, 'True');
+  });
 });
