@@ -9,7 +9,10 @@ export type Phase =
   | 'NotReady'
   /** Not reconciled: a dependency is not ready. */
   | 'Waiting'
-  /** `reconcileWhen` is false (for it or a dependency): its objects were deleted. */
+  /**
+   * Not reconciled: its `reconcileWhen` is false, or a dependency is Skipped or Inactive. Its
+   * objects are deleted, in reverse order.
+   */
   | 'Skipped'
   /** `activationWhen` is false: left out entirely. */
   | 'Inactive'
@@ -29,7 +32,7 @@ export interface Outcome {
 
 /** Dependents after this one may proceed. */
 export function lets(outcome: Outcome): boolean {
-  return outcome.phase === 'Ready' || outcome.phase === 'Inactive';
+  return outcome.phase === 'Ready';
 }
 
 /** `config-map` -> `ConfigMap`: the condition type of a dependent is `<Name>Ready`. */

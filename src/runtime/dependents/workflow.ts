@@ -244,7 +244,54 @@ export class Workflow<P extends ObjectLike = ObjectLike> {
       return p;
     };
     const results = await Promise.all(this.dependents.map(run));
-    return new Map(this.dependents.map((d, i) => [d.name, results[i]!]));
+    const outcomes = new Map(this.dependents.map((d, i) => [d.name, results[i]!]));
+    const skipped = new Set(this.dependents.filter((d) => outcomes.get(d.name)!.phase === 'Skipped'));
+    if (skipped.size > 0) {
+      const deleted = await this.deleteInReverse(pass, skipped, () => true);
+      for (const [d, result] of deleted)
+        if (result !== true)
+          outcomes.set(
+            d.name,
+            result === false
+              ? { ...outcomes.get(d.name)!, message: `${outcomes.get(d.name)!.message}; being deleted` }
+              : result,
+          );
+    }
+    return outcomes;
+  }
+
+  /**
+   * Deletes `members` in reverse dependency order (JOSDK's cleanup): each once every member that
+   * depends on it is gone; those `deletes` says no to count as gone at once (garbage-collected).
+   * Gives per dependent true (gone), false (still there, or waiting for its dependents) or the
+   * outcome of a failure.
+   */
+  private async deleteInReverse(
+    pass: Pass<P>,
+    members: ReadonlySet<AnyDependent>,
+    deletes: (d: AnyDependent) => boolean,
+  ): Promise<Map<AnyDependent, boolean | Outcome>> {
+    const done = new Map<AnyDependent, Promise<boolean | Outcome>>();
+    const run = (d: AnyDependent): Promise<boolean | Outcome> => {
+      let p = done.get(d);
+      if (!p) {
+        const after = (this.dependentsOf.get(d.name) ?? []).filter((x) => members.has(x));
+        p = Promise.all(after.map(run)).then(async (results) => {
+          if (!results.every((r) => r === true)) return false;
+          if (!deletes(d)) return true;
+          try {
+            return await this.remove(pass, d);
+          } catch (err) {
+            return this.failed(pass, d, err);
+          }
+        });
+        done.set(d, p);
+      }
+      return p;
+    };
+    const list = [...members];
+    const results = await Promise.all(list.map(run));
+    return new Map(list.map((d, i) => [d, results[i]!]));
   }
 
   private async timed(d: AnyDependent, work: () => Promise<Outcome>): Promise<Outcome> {
@@ -267,18 +314,22 @@ export class Workflow<P extends ObjectLike = ObjectLike> {
         if (options.activationWhen && !options.activationWhen(pass.parent, ctx))
           return { phase: 'Inactive', reason: 'Inactive', message: 'not active' };
         this.watch(d);
-        const skippedDep = d.dependencies.find((_, i) => deps[i]!.phase === 'Skipped');
-        const precondition = options.reconcileWhen ? options.reconcileWhen(pass.parent, ctx) : true;
-        if (skippedDep !== undefined || !precondition) {
-          await this.remove(pass, d);
+        // JOSDK's rules: what depends on a dependent that is not reconciled (its reconcileWhen is
+        // false, or it is inactive) is not reconciled either, and is deleted (after the pass, in
+        // reverse order: see deleteInReverse).
+        const notReconciled = d.dependencies.find((_, i) => ['Skipped', 'Inactive'].includes(deps[i]!.phase));
+        if (notReconciled !== undefined)
           return {
             phase: 'Skipped',
             reason: 'NotReconciled',
-            message: precondition
-              ? `not reconciled: dependency ${skippedDep} is not`
-              : 'not reconciled: reconcileWhen is false',
+            message: `not reconciled: dependency ${notReconciled} is not`,
           };
-        }
+        if (options.reconcileWhen && !options.reconcileWhen(pass.parent, ctx))
+          return {
+            phase: 'Skipped',
+            reason: 'NotReconciled',
+            message: 'not reconciled: reconcileWhen is false',
+          };
         const waiting = d.dependencies.filter((_, i) => !lets(deps[i]!));
         if (waiting.length > 0)
           return {
@@ -572,26 +623,23 @@ export class Workflow<P extends ObjectLike = ObjectLike> {
   private async cleanup(ctx: ReconcileContext<P>, parent: P): Promise<void> {
     if (!hasFinalizer(parent, this.finalizer)) return;
     const pass = new Pass(parent, ctx);
-    const gone = new Map<string, Promise<boolean>>();
-    const run = (d: AnyDependent): Promise<boolean> => {
-      let p = gone.get(d.name);
-      if (!p) {
-        p = Promise.all((this.dependentsOf.get(d.name) ?? []).map(run)).then(async (after) => {
-          if (!after.every(Boolean)) return false;
-          const options = d.spec.options as ManagedOptions<P, ObjectLike>;
-          if (options.activationWhen && !options.activationWhen(parent, pass.context())) return true;
-          const orderedHere =
-            d.spec.type === 'external' ||
-            ((d.spec.type === 'single' || d.spec.type === 'bulk') && options.cleanup === 'ordered');
-          if (!orderedHere) return true;
-          return this.remove(pass, d);
-        });
-        gone.set(d.name, p);
-      }
-      return p;
-    };
-    const all = await Promise.all(this.dependents.map(run));
-    if (!all.every(Boolean)) {
+    // Inactive dependents are neither reconciled nor deleted; the others go in reverse order, the
+    // garbage-collected ones counting as gone at once.
+    const active = new Set(
+      this.dependents.filter((d) => {
+        const when = (d.spec.options as CommonOptions<P, ObjectLike>).activationWhen;
+        return !when || when(parent, pass.context());
+      }),
+    );
+    const results = await this.deleteInReverse(pass, active, (d) => {
+      if (d.spec.type === 'external') return true;
+      const options = d.spec.options as ManagedOptions<P, ObjectLike>;
+      return (d.spec.type === 'single' || d.spec.type === 'bulk') && options.cleanup === 'ordered';
+    });
+    const all = [...results.values()];
+    const failure = all.find((r): r is Outcome => typeof r === 'object' && r.error !== undefined);
+    if (failure) throw failure.error;
+    if (!all.every((r) => r === true)) {
       ctx.log.debug('dependents still being deleted; waiting for their events');
       return;
     }

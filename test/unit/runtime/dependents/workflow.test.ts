@@ -317,7 +317,7 @@ describe('workflow of dependents on the fake API server', () => {
     assert.deepEqual((h.get(ConfigMap, 'a-config') as { data?: unknown }).data, { mine: 'yes' });
   });
 
-  it('reconcileWhen false deletes the dependent and what depends on it; activationWhen false leaves it out unwatched', async () => {
+  it('reconcileWhen false deletes what depends on the dependent, then it (reverse order); activationWhen false leaves it out unwatched', async () => {
     const maybeSvc = dependent<ObjectLike, App>(Service, {
       name: 'svc',
       reconcileWhen: (app) => app.spec?.withService === true,
@@ -341,8 +341,11 @@ describe('workflow of dependents on the fake API server', () => {
     await h.apps.patch({ namespace: 'ns', name: 'a' }, 'merge', { spec: { withService: false } });
     await settle();
     await h.reconcile();
-    assert.equal(h.get(Service, 'a-web'), undefined);
-    assert.equal(h.get(ConfigMap, 'svc-config'), undefined, 'its dependent goes too');
+    assert.equal(h.get(ConfigMap, 'svc-config'), undefined, 'its dependent goes first');
+    assert.ok(h.get(Service, 'a-web'), 'the Service waits for its dependent to be gone');
+    assert.match(h.condition('SvcReady')?.message ?? '', /being deleted/);
+    await h.reconcile();
+    assert.equal(h.get(Service, 'a-web'), undefined, 'then the Service');
     assert.equal(h.condition('SvcReady')?.reason, 'NotReconciled');
     assert.equal(h.condition('OptionalReady'), undefined);
     assert.equal(h.condition('Ready')?.status, 'True');
@@ -404,5 +407,29 @@ describe('workflow of dependents on the fake API server', () => {
       undefined,
     );
     assert.equal(h.condition('ConfigReady')?.status, 'True');
+  });
+
+  it('an inactive dependent is neither reconciled nor deleted; what depends on it is deleted', async () => {
+    let active = true;
+    const x = dependent<ObjectLike, App>(ConfigMap, {
+      name: 'x',
+      activationWhen: () => active,
+      desired: () => configMap('x', { v: '1' }),
+    });
+    const y = dependent<ObjectLike, App>(ConfigMap, {
+      name: 'y',
+      desired: () => configMap('y', { v: '1' }),
+    }).dependsOn(x);
+    const h = await harness([x, y]);
+    await h.createApp();
+    await h.reconcile();
+    assert.ok(h.get(ConfigMap, 'x'));
+    assert.ok(h.get(ConfigMap, 'y'));
+    active = false;
+    await h.reconcile();
+    assert.ok(h.get(ConfigMap, 'x'), 'inactive: left as it is');
+    assert.equal(h.get(ConfigMap, 'y'), undefined);
+    assert.equal(h.condition('XReady'), undefined);
+    assert.match(h.condition('YReady')?.message ?? '', /^not reconciled: dependency x is not/);
   });
 });
