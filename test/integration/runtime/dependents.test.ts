@@ -31,7 +31,7 @@ describe('dependents on a real API server', { timeout: 180_000, skip: controlPla
   let user: Transport;
   const ns = 'deps';
   const deletes: string[] = [];
-  const { logger } = memoryLogger();
+  const { logger, lines } = memoryLogger();
 
   before(async () => {
     cp = await startControlPlane();
@@ -199,8 +199,26 @@ describe('dependents on a real API server', { timeout: 180_000, skip: controlPla
 
   it('the parent deleted: ordered dependents go Service, Deployment, ConfigMap; the bulk set carries its owner reference', async () => {
     const parent = await apps().get({ namespace: ns, name: 'one' });
+    // Someone else's finalizer holds the Service: the Deployment must wait for it to be gone.
+    const services = new ResourceClient(user, Service);
+    await services.patch({ namespace: ns, name: 'one-web' }, 'merge', {
+      metadata: { finalizers: ['test.op-gen.dev/hold'] },
+    });
     deletes.length = 0;
+    lines.length = 0;
     await apps().delete({ namespace: ns, name: 'one' });
+    await eventually('the Service deleted', async () => deletes.includes('services'));
+    // Two passes have ended waiting (the one that deleted the Service, and the one its update brought).
+    const waits = () =>
+      lines.filter((l) => l.msg === 'dependents still being deleted; waiting for their events').length;
+    await eventually('two passes waiting for the Service', async () => waits() >= 2);
+    assert.deepEqual(
+      deletes.filter((d) => d !== 'events'),
+      ['services'],
+      'the Deployment waits while the Service is still there',
+    );
+    assert.ok(await get(Deployment, 'one-web'));
+    await services.patch({ namespace: ns, name: 'one-web' }, 'merge', { metadata: { finalizers: null } });
     await eventually('the parent gone', async () => {
       try {
         await apps().get({ namespace: ns, name: 'one' });
