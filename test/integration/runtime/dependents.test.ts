@@ -211,6 +211,31 @@ describe('dependents on a real API server', { timeout: 180_000, skip: controlPla
     void events;
   });
 
+  it('after the API server is killed and restarted, a spec change is applied and passes are quiet again', async () => {
+    await eventually('Ready before the restart', async () => (await condition('Ready'))?.status === 'True');
+    await cp.restartApiServer({ signal: 'SIGKILL', downtimeMs: 500 });
+    // The test's own client may hold a socket the kill reset: retry the write until it lands.
+    await eventually(
+      'size 3 written',
+      async () => {
+        await apps().patch({ namespace: ns, name: 'one' }, 'merge', { spec: { size: 3 } });
+        return true;
+      },
+      30_000,
+    );
+    await eventually('shard-2 created after the restart', () => get(ConfigMap, 'one-shard-2'), 60_000);
+    await eventually('Ready', async () => (await condition('Ready'))?.status === 'True', 60_000);
+    const passes = () =>
+      metricValue(mgr.metrics.reconcileTotal, { controller: 'memcached-deps', result: 'success' });
+    const mark = writes.length;
+    const n = await passes();
+    await apps().patch({ namespace: ns, name: 'one' }, 'merge', {
+      metadata: { annotations: { touched: 'again' } },
+    });
+    await eventually('a pass after the touch', async () => (await passes()) > n);
+    assert.deepEqual(writes.slice(mark), [], 'no hot loop: nothing to write');
+  });
+
   it('the parent deleted: ordered dependents go Service, Deployment, ConfigMap; the bulk set carries its owner reference', async () => {
     const parent = await apps().get({ namespace: ns, name: 'one' });
     // Someone else's finalizer holds the Service: the Deployment must wait for it to be gone.
@@ -226,8 +251,9 @@ describe('dependents on a real API server', { timeout: 180_000, skip: controlPla
     const waits = () =>
       lines.filter((l) => l.msg === 'dependents still being deleted; waiting for their events').length;
     await eventually('two passes waiting for the Service', async () => waits() >= 2);
+    // (A pass that read the Service before its deletion reached the cache deletes it again: harmless.)
     assert.deepEqual(
-      deletes.filter((d) => d !== 'events'),
+      [...new Set(deletes.filter((d) => d !== 'events'))],
       ['services'],
       'the Deployment waits while the Service is still there',
     );
@@ -242,7 +268,7 @@ describe('dependents on a real API server', { timeout: 180_000, skip: controlPla
       }
     });
     assert.deepEqual(
-      deletes.filter((d) => d !== 'events'),
+      deletes.filter((d, i) => d !== 'events' && d !== deletes[i - 1]),
       ['services', 'deployments', 'configmaps'],
     );
     assert.equal(await get(Service, 'one-web'), undefined);
