@@ -155,8 +155,8 @@ export class Workflow<P extends ObjectLike = ObjectLike> {
 
   /**
    * Starts the watches (those of dependents with an activation condition start when first active)
-   * and returns the reconciler; `after` (if any) runs once the workflow's pass is over and the
-   * parent is not being deleted.
+   * and returns the reconciler; `after` (if any) runs after each pass that did not fail, the
+   * parent's deletion included (it may hold a finalizer of its own), and after a parent that is gone.
    */
   reconciler(hooks: WorkflowHooks, after?: Reconciler<P>): Reconciler<P> {
     this.hooks = hooks;
@@ -165,7 +165,7 @@ export class Workflow<P extends ObjectLike = ObjectLike> {
       this.metrics = {
         total: hooks.registry.counter(
           'op_gen_dependent_reconcile_total',
-          'Reconciles of a dependent per controller and outcome (created, updated, unchanged, deleted, ready, not_ready, waiting, skipped, conflict, failed)',
+          'Reconciles of a dependent per controller and outcome (per object: created, updated, unchanged, deleted, conflict; per pass: ready, not_ready, waiting, skipped, inactive, failed)',
           [...labels, 'result'],
         ),
         time: hooks.registry.histogram(
@@ -181,7 +181,8 @@ export class Workflow<P extends ObjectLike = ObjectLike> {
     return {
       reconcile: async (ctx, req) => {
         const result = await this.reconcile(ctx, req);
-        if (result === 'deleting' || !after) return result === 'deleting' ? undefined : result;
+        if (!after) return result;
+        // Also while the parent is being deleted: the reconciler may hold a finalizer of its own.
         const own = await after.reconcile(ctx, req);
         return mergeResults(result, own ?? undefined);
       },
@@ -205,17 +206,17 @@ export class Workflow<P extends ObjectLike = ObjectLike> {
     else this.hooks.watchOwned(kind);
   }
 
-  /** One reconcile of one parent; 'deleting' when it handled the parent's deletion. */
-  async reconcile(ctx: ReconcileContext<P>, req: Request): Promise<Result | 'deleting' | undefined> {
+  /** One reconcile of one parent: its dependents, or their cleanup when it is being deleted. */
+  async reconcile(ctx: ReconcileContext<P>, req: Request): Promise<Result | undefined> {
     const found = await ctx.client.get(this.parentKind, req);
     if (!found) {
       this.forgetReads(keyOf(req.namespace, req.name));
-      return 'deleting';
+      return undefined;
     }
     let parent = { ...found, apiVersion: apiVersionOf(this.parentKind), kind: this.parentKind.kind } as P;
     if (isBeingDeleted(parent)) {
       await this.cleanup(ctx, parent);
-      return 'deleting';
+      return undefined;
     }
     if (this.ordered && !hasFinalizer(parent, this.finalizer)) {
       const updated = await ctx.client.update(this.parentKind, withFinalizer(parent, this.finalizer));

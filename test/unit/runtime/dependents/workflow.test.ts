@@ -4,6 +4,7 @@ import { ResourceClient, type ObjectLike } from '../../../../src/client/resource
 import type { Transport, TransportRequest } from '../../../../src/client/transport.ts';
 import { dependent, dependents } from '../../../../src/runtime/dependents/dependent.ts';
 import { DEPENDENT_LABEL, OWNER_UID_LABEL } from '../../../../src/runtime/dependents/workflow.ts';
+import { isBeingDeleted, withoutFinalizer } from '../../../../src/runtime/finalizers.ts';
 import { metricValue, type Counter } from '../../../../src/runtime/metrics.ts';
 import { settle } from '../../../helpers/runtime-fakes.ts';
 import {
@@ -14,6 +15,7 @@ import {
   configMap,
   deployment,
   service,
+  AppKind,
   type App,
 } from './harness.ts';
 
@@ -366,20 +368,31 @@ describe('workflow of dependents on the fake API server', () => {
     assert.equal(h.condition('ConfigReady')?.status, 'True');
   });
 
-  it('the reconciler given to complete() runs after the workflow, not on deletion', async () => {
+  it('the reconciler given to complete() runs after the workflow, and on deletion (for a finalizer of its own)', async () => {
     const seen: string[] = [];
     const h = await harness([config], {
       after: {
         reconcile: async (ctx, req) => {
+          const app = await ctx.client.get(AppKind, req);
+          if (app && isBeingDeleted(app)) {
+            seen.push('deleting');
+            await ctx.client.update(AppKind, withoutFinalizer(app, 'user/own'));
+            return;
+          }
           const cm = await ctx.client.get(ConfigMap, { namespace: 'ns', name: `${req.name}-config` });
           seen.push(cm ? 'after the ConfigMap' : 'before');
           return { requeueAfter: 1000 };
         },
       },
     });
-    await h.createApp();
+    await h.createApp('a', {}, ['user/own']);
     assert.deepEqual(await h.reconcile(), { requeueAfter: 1000 });
     assert.deepEqual(seen, ['after the ConfigMap']);
+    await h.apps.delete({ namespace: 'ns', name: 'a' });
+    await settle();
+    await h.reconcile();
+    assert.deepEqual(seen, ['after the ConfigMap', 'deleting']);
+    assert.equal(h.app(), undefined, "the reconciler's own finalizer was removed");
   });
 
   it('a child on its way out is not applied; its deletion brings the parent back and it is created again', async () => {
