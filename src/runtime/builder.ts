@@ -154,6 +154,12 @@ export class ControllerBuilder<T extends ObjectLike = ObjectLike> {
       ? workflow.reconciler(
           {
             watchOwned: (k) => listen(this.ownsWatch(k, [])),
+            observe: (k, onEvent) =>
+              this.host.cache.addHandlers(k, {
+                onAdd: (obj) => onEvent(obj, false),
+                onUpdate: (_old, obj) => onEvent(obj, false),
+                onDelete: (obj) => onEvent(obj, true),
+              }),
             watchMapped: (k, map) =>
               listen({
                 kind: k,

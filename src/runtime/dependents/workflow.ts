@@ -9,6 +9,7 @@ import { hasFinalizer, isBeingDeleted, withFinalizer, withoutFinalizer } from '.
 import type { Histogram, Counter } from '../metrics.ts';
 import type { Registry } from '../metrics.ts';
 import { exponentialBuckets } from '../metrics.ts';
+import { Expectations } from '../expectations.ts';
 import { keyOf, type Request } from '../object-key.ts';
 import { controllerOf } from '../owner-references.ts';
 import { withSpecHash } from '../spec-hash.ts';
@@ -48,6 +49,8 @@ export interface WorkflowHooks {
   watchOwned(kind: Kind<ObjectLike>): void;
   /** Watch a kind whose objects map to parents through `parentsOf`. */
   watchMapped(kind: Kind<ObjectLike>, parentsOf: (obj: ObjectLike) => readonly Request[]): void;
+  /** Calls `onEvent` with every object of a kind the cache adds, updates or deletes. */
+  observe(kind: Kind<ObjectLike>, onEvent: (obj: ObjectLike, deleted: boolean) => void): void;
   /** Where per-dependent metrics go (none when absent). */
   readonly registry?: Registry;
 }
@@ -116,6 +119,11 @@ export class Workflow<P extends ObjectLike = ObjectLike> {
   /** Parent key -> dependent name -> the object key it reads. */
   private readonly reads = new Map<string, Map<string, string>>();
   private metrics: { total: Counter; time: Histogram } | undefined;
+  /**
+   * Creations and deletions sent but not yet seen by the cache (`c|` and `d|` + object key): a pass
+   * on a lagging cache would otherwise create or delete the same object again.
+   */
+  private readonly pending = new Expectations();
 
   constructor(
     controller: string,
@@ -203,7 +211,15 @@ export class Workflow<P extends ObjectLike = ObjectLike> {
           return { namespace, name };
         });
       });
-    else this.hooks.watchOwned(kind);
+    else {
+      this.hooks.watchOwned(kind);
+      this.hooks.observe(kind, (obj, deleted) => {
+        const key = objectId(kind, obj);
+        this.pending.creationObserved(`c|${key}`);
+        // Not any update: one sent before the deletion may arrive after it.
+        if (deleted || isBeingDeleted(obj)) this.pending.deletionObserved(`d|${key}`);
+      });
+    }
   }
 
   /** One reconcile of one parent: its dependents, or their cleanup when it is being deleted. */
@@ -443,9 +459,12 @@ export class Workflow<P extends ObjectLike = ObjectLike> {
     d: AnyDependent,
     desired: ObjectLike,
     actual: ObjectLike | undefined,
-  ): Promise<ObjectLike> {
+  ): Promise<ObjectLike | undefined> {
     const kind = d.kind!;
     const { apiVersion: _a, kind: _k, ...comparable } = desired;
+    const id = objectId(kind as Kind<ObjectLike>, desired);
+    // Created by an earlier pass, not in the cache yet: its ADDED event brings the parent back.
+    if (!actual && !this.pending.satisfied(`c|${id}`)) return undefined;
     if (actual) {
       const conflict = ownershipConflict(actual, pass.parent, { kind: kind.kind });
       if (conflict) throw new NotOwnedError(conflict);
@@ -455,6 +474,7 @@ export class Workflow<P extends ObjectLike = ObjectLike> {
       }
     }
     const live = await pass.base.client.apply(kind as Kind<ObjectLike>, desired, { force: false });
+    if (!actual) this.pending.expectCreations(`c|${id}`, 1);
     const op = actual ? 'updated' : 'created';
     this.count(d, op);
     pass.base.recorder.event(
@@ -488,6 +508,7 @@ export class Workflow<P extends ObjectLike = ObjectLike> {
       };
     }
     const live = await this.ensure(pass, d, desired, actual);
+    if (!live) return cachePending(describe(d.kind!.kind, desired));
     pass.actuals.set(d.name, [live]);
     return readyOutcome(readinessOf(d)(live, pass.context()), describe(d.kind!.kind, live));
   }
@@ -537,10 +558,11 @@ export class Workflow<P extends ObjectLike = ObjectLike> {
     ]);
     pass.actuals.set(
       d.name,
-      lives.map((l) => l.live),
+      lives.flatMap((l) => (l.live ? [l.live] : [])),
     );
     const ready = readinessOf(d);
     const notReady = lives.flatMap(({ key, live }) => {
+      if (!live) return [`${key}: created, not in the cache yet`];
       const r = ready(live, pass.context());
       return r === true ? [] : [`${key}: ${typeof r === 'string' ? r : 'not ready'}`];
     });
@@ -583,6 +605,10 @@ export class Workflow<P extends ObjectLike = ObjectLike> {
   private async deleteObject(pass: Pass<P>, d: AnyDependent, o: ObjectLike): Promise<void> {
     const kind = d.kind!;
     const m = meta(o);
+    // Deleted by an earlier pass, not seen by the cache yet: its event brings the parent back.
+    const id = `d|${objectId(kind as Kind<ObjectLike>, o)}`;
+    if (!this.pending.satisfied(id)) return;
+    this.pending.expectDeletions(id, 1);
     const deleted = await pass.base.client.delete(
       kind as Kind<ObjectLike>,
       { namespace: m.namespace, name: m.name ?? '' },
@@ -687,6 +713,16 @@ export class Workflow<P extends ObjectLike = ObjectLike> {
     for (const objectKey of this.reads.get(parentKey)?.values() ?? []) this.unread(parentKey, objectKey);
     this.reads.delete(parentKey);
   }
+}
+
+/** The cache's key of an object of a kind. */
+function objectId(kind: Kind<ObjectLike>, o: ObjectLike): string {
+  return `${kindKey(kind)}|${meta(o).namespace ?? ''}/${meta(o).name ?? ''}`;
+}
+
+/** A dependent created by an earlier pass that the cache has not shown yet. */
+function cachePending(what: string): Outcome {
+  return { phase: 'NotReady', reason: 'NotReady', message: `${what} created; not in the cache yet` };
 }
 
 /** An object exists but belongs to someone else: never taken over. */

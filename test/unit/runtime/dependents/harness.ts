@@ -89,6 +89,12 @@ export class Harness {
             onUpdate: (_o, n) => enqueue(ownerKeys(n)),
             onDelete: (o) => enqueue(ownerKeys(o)),
           }),
+        observe: (kind, onEvent) =>
+          this.cache.addHandlers(kind, {
+            onAdd: (o) => onEvent(o, false),
+            onUpdate: (_o, n) => onEvent(n, false),
+            onDelete: (o) => onEvent(o, true),
+          }),
         watchMapped: (kind, map) =>
           this.cache.addHandlers(kind, {
             onAdd: (o) => enqueue(map(o).map((r) => keyOf(r.namespace, r.name))),

@@ -445,4 +445,68 @@ describe('workflow of dependents on the fake API server', () => {
     assert.equal(h.condition('XReady'), undefined);
     assert.match(h.condition('YReady')?.message ?? '', /^not reconciled: dependency x is not/);
   });
+
+  it("a pass on a cache that has not seen the last pass's creations and deletions sends them again neither", async () => {
+    let hold = false;
+    const held: (() => void)[] = [];
+    // The ConfigMap watch lags while `hold`: its lines wait until released.
+    const lag = (t: Transport): Transport => ({
+      ...t,
+      stream: (req, onLine, onOpen) =>
+        t.stream(
+          req,
+          (line) => {
+            if (hold && req.path.includes('/configmaps')) held.push(() => onLine(line));
+            else onLine(line);
+          },
+          onOpen,
+        ),
+    });
+    const release = async (): Promise<void> => {
+      hold = false;
+      held.splice(0).forEach((f) => f());
+      await settle();
+    };
+    const zones = dependents<ObjectLike, App>(ConfigMap, {
+      name: 'zones',
+      desiredSet: (app) =>
+        new Map(
+          (app.spec?.zones ?? []).map((z) => [z, configMap(`${app.metadata?.name}-${z}`, { zone: z })]),
+        ),
+    });
+    const h = await harness([zones], { transport: lag });
+    await h.createApp('a', { zones: ['x', 'y'] });
+    const cmWrites = (since: number) => h.writes(since).filter((r) => r.path.includes('/configmaps'));
+    hold = true;
+    await h.reconcile();
+    assert.equal(cmWrites(0).length, 2);
+    let mark = h.server.requests.length;
+    await h.reconcile();
+    assert.deepEqual(cmWrites(mark), [], 'not created twice');
+    assert.match(h.condition('ZonesReady')?.message ?? '', /not in the cache yet/);
+    await release();
+    mark = h.server.requests.length;
+    await h.reconcile();
+    assert.deepEqual(cmWrites(mark), []);
+    assert.equal(h.events.filter((e) => e.reason === 'Created').length, 2);
+    hold = true;
+    await h.apps.patch({ namespace: 'ns', name: 'a' }, 'merge', { spec: { zones: ['x'] } });
+    await settle();
+    mark = h.server.requests.length;
+    await h.reconcile();
+    assert.deepEqual(
+      cmWrites(mark).map((r) => `${r.method} ${r.path.split('/').at(-1)}`),
+      ['DELETE a-y'],
+    );
+    mark = h.server.requests.length;
+    await h.reconcile();
+    assert.deepEqual(cmWrites(mark), [], 'not deleted twice');
+    await release();
+    await h.reconcile();
+    assert.deepEqual(
+      h.server.list(ConfigMap).map((c) => c.metadata.name),
+      ['a-x'],
+    );
+    assert.equal(h.events.filter((e) => e.reason === 'Deleted').length, 1);
+  });
 });
