@@ -385,9 +385,8 @@ export class Workflow<P extends ObjectLike = ObjectLike> {
       pass.base.recorder.event(pass.parent, 'Warning', 'NotOwned', `dependent ${d.name}: ${err.message}`);
       return { phase: 'Failed', reason: 'NotOwned', message: err.message };
     }
-    if (isConflict(err)) {
-      // Server-side apply without force: another field manager owns a field this one sets.
-      const msg = `${err instanceof ApiError ? serverMessage(err) : message(err)}; the field is left to its owner`;
+    if (err instanceof FieldConflictError) {
+      const msg = `${err.message}; the field is left to its owner`;
       pass.base.recorder.event(pass.parent, 'Warning', 'FieldConflict', `dependent ${d.name}: ${msg}`);
       this.count(d, 'conflict');
       return { phase: 'Failed', reason: 'FieldConflict', message: msg };
@@ -473,7 +472,14 @@ export class Workflow<P extends ObjectLike = ObjectLike> {
         return actual;
       }
     }
-    const live = await pass.base.client.apply(kind as Kind<ObjectLike>, desired, { force: false });
+    let live: ObjectLike;
+    try {
+      live = await pass.base.client.apply(kind as Kind<ObjectLike>, desired, { force: false });
+    } catch (err) {
+      // An apply without force answers 409 when another field manager owns a field this one sets.
+      if (isConflict(err) && err instanceof ApiError) throw new FieldConflictError(serverMessage(err));
+      throw err;
+    }
     if (!actual) this.pending.expectCreations(`c|${id}`, 1);
     const op = actual ? 'updated' : 'created';
     this.count(d, op);
@@ -727,6 +733,9 @@ function cachePending(what: string): Outcome {
 
 /** An object exists but belongs to someone else: never taken over. */
 class NotOwnedError extends Error {}
+
+/** Another field manager owns a field the apply sets (the API server's message names both). */
+class FieldConflictError extends Error {}
 
 function mergeResults(a: Result | undefined, b: Result | undefined): Result | undefined {
   if (!a) return b;
