@@ -147,6 +147,11 @@ export class Workflow<P extends ObjectLike = ObjectLike> {
           );
   }
 
+  /** Creations and deletions sent that the cache has not shown yet (for tests and diagnostics). */
+  get pendingWrites(): number {
+    return this.pending.size;
+  }
+
   private get finalizer(): string {
     return this.options.finalizer ?? DEPENDENTS_FINALIZER;
   }
@@ -215,9 +220,10 @@ export class Workflow<P extends ObjectLike = ObjectLike> {
       this.hooks.watchOwned(kind);
       this.hooks.observe(kind, (obj, deleted) => {
         const key = objectId(kind, obj);
-        this.pending.creationObserved(`c|${key}`);
+        // Forgotten, not lowered: an entry lives only from the write to the event that shows it.
+        this.pending.forget(`c|${key}`);
         // Not any update: one sent before the deletion may arrive after it.
-        if (deleted || isBeingDeleted(obj)) this.pending.deletionObserved(`d|${key}`);
+        if (deleted || isBeingDeleted(obj)) this.pending.forget(`d|${key}`);
       });
     }
   }

@@ -480,6 +480,7 @@ describe('workflow of dependents on the fake API server', () => {
     hold = true;
     await h.reconcile();
     assert.equal(cmWrites(0).length, 2);
+    assert.equal(h.workflow.pendingWrites, 2);
     let mark = h.server.requests.length;
     await h.reconcile();
     assert.deepEqual(cmWrites(mark), [], 'not created twice');
@@ -508,5 +509,6 @@ describe('workflow of dependents on the fake API server', () => {
       ['a-x'],
     );
     assert.equal(h.events.filter((e) => e.reason === 'Deleted').length, 1);
+    assert.equal(h.workflow.pendingWrites, 0, 'nothing remembered once the cache has shown every write');
   });
 });
