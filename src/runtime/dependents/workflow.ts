@@ -12,7 +12,7 @@ import { exponentialBuckets } from '../metrics.ts';
 import { Expectations } from '../expectations.ts';
 import { keyOf, type Request } from '../object-key.ts';
 import { controllerOf } from '../owner-references.ts';
-import { withSpecHash } from '../spec-hash.ts';
+import { stableJson, withSpecHash } from '../spec-hash.ts';
 import {
   readinessOf,
   type AnyDependent,
@@ -124,6 +124,8 @@ export class Workflow<P extends ObjectLike = ObjectLike> {
    * on a lagging cache would otherwise create or delete the same object again.
    */
   private readonly pending = new Expectations();
+  /** Per parent: the resourceVersion its last condition write went over, and what it wrote. */
+  private readonly lastStatus = new Map<string, { over: string; written: string }>();
 
   constructor(
     controller: string,
@@ -233,6 +235,7 @@ export class Workflow<P extends ObjectLike = ObjectLike> {
     const found = await ctx.client.get(this.parentKind, req);
     if (!found) {
       this.forgetReads(keyOf(req.namespace, req.name));
+      this.lastStatus.delete(keyOf(req.namespace, req.name));
       return undefined;
     }
     let parent = { ...found, apiVersion: apiVersionOf(this.parentKind), kind: this.parentKind.kind } as P;
@@ -694,12 +697,19 @@ export class Workflow<P extends ObjectLike = ObjectLike> {
     const next = nextConditions(p.status?.conditions, outcomes, meta(parent).generation ?? 0);
     if (!next) return;
     const m = meta(parent);
+    const key = keyOf(m.namespace, m.name ?? '');
+    const written = stableJson(next.map(({ lastTransitionTime: _t, ...c }) => c));
+    const last = this.lastStatus.get(key);
+    // The cache still has the parent this controller last wrote over, and the pass would write
+    // the same again: a sure Conflict. The parent's own event brings the next pass.
+    if (last && last.over === m.resourceVersion && last.written === written) return;
     await ctx.client
       .status()
       .patch(this.parentKind, { namespace: m.namespace, name: m.name ?? '' }, 'merge', {
         metadata: { resourceVersion: m.resourceVersion },
         status: { conditions: next },
       });
+    this.lastStatus.set(key, { over: m.resourceVersion ?? '', written });
   }
 
   /** Remembers that a parent's read-only dependent reads an object, so its events reach the parent. */

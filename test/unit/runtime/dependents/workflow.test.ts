@@ -511,4 +511,36 @@ describe('workflow of dependents on the fake API server', () => {
     assert.equal(h.events.filter((e) => e.reason === 'Deleted').length, 1);
     assert.equal(h.workflow.pendingWrites, 0, 'nothing remembered once the cache has shown every write');
   });
+
+  it('a pass on a parent the cache has not updated with the last condition write does not write them again', async () => {
+    let hold = false;
+    const held: (() => void)[] = [];
+    const lag = (t: Transport): Transport => ({
+      ...t,
+      stream: (req, onLine, onOpen) =>
+        t.stream(
+          req,
+          (line) => {
+            if (hold && req.path.includes('/apps')) held.push(() => onLine(line));
+            else onLine(line);
+          },
+          onOpen,
+        ),
+    });
+    const h = await harness([config], { transport: lag });
+    await h.createApp();
+    hold = true;
+    await h.reconcile();
+    const statusWrites = (since: number) => h.writes(since).filter((r) => r.path.endsWith('/status'));
+    assert.equal(statusWrites(0).length, 1);
+    const mark = h.server.requests.length;
+    await h.reconcile();
+    assert.deepEqual(statusWrites(mark), [], 'no second write (it could only conflict)');
+    hold = false;
+    held.splice(0).forEach((f) => f());
+    await settle();
+    await h.reconcile();
+    assert.deepEqual(statusWrites(mark), []);
+    assert.equal(h.condition('Ready')?.status, 'True');
+  });
 });
