@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import { builtinKinds } from '../../../../src/runtime/builtin-kinds.ts';
 import { dependent, externalDependent } from '../../../../src/runtime/dependents/dependent.ts';
 import { orderDependents } from '../../../../src/runtime/dependents/graph.ts';
@@ -136,5 +137,52 @@ describe('dependents: declarations, graph, matching and default readiness', () =
     assert.equal(pvc({ status: { phase: 'Pending' } } as never), 'phase Pending, not Bound');
     assert.equal(pvc({ status: { phase: 'Bound' } } as never), true);
     assert.equal(defaultReady(builtinKinds.ConfigMap)({} as never), true);
+  });
+
+  it('containsDesired, properties (fast-check): an object holds itself and any superset; a changed leaf breaks it', () => {
+    type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+    // Objects whose lists hold scalars (a list of objects matches element by element, so a changed
+    // item may still find an equal sibling: that case is covered by the examples above).
+    const scalar = fc.oneof(fc.boolean(), fc.integer(), fc.string(), fc.constant(null));
+    const { tree } = fc.letrec<{ tree: Json }>((tie) => ({
+      tree: fc.oneof(
+        { depthSize: 'small' },
+        scalar,
+        fc.array(scalar, { maxLength: 4 }),
+        fc.dictionary(fc.string({ maxLength: 6 }), tie('tree'), { maxKeys: 5 }),
+      ),
+    }));
+    const object = fc.dictionary(fc.string({ maxLength: 6 }), tree, { minKeys: 1, maxKeys: 6 });
+    const leaves = (v: Json, path: (string | number)[] = []): (string | number)[][] => {
+      if (v === null) return [];
+      if (Array.isArray(v)) return v.flatMap((x, i) => leaves(x, [...path, i]));
+      if (typeof v === 'object') return Object.entries(v).flatMap(([k, x]) => leaves(x, [...path, k]));
+      return [path];
+    };
+    const changed = (v: Json): Json =>
+      typeof v === 'string' ? `${v}~` : typeof v === 'number' ? v + 1 : typeof v === 'boolean' ? !v : v;
+    let runs = 0;
+    let mutated = 0;
+    fc.assert(
+      fc.property(object, fc.string({ maxLength: 4 }), fc.nat(), (desired, extraKey, pick) => {
+        runs++;
+        assert.ok(containsDesired(desired, structuredClone(desired)));
+        const superset = { ...structuredClone(desired), [`extra-${extraKey}`]: { added: true } };
+        assert.ok(containsDesired(desired, superset), 'fields only in the live object are ignored');
+        const paths = leaves(desired);
+        if (paths.length === 0) return;
+        const path = paths[pick % paths.length]!;
+        const live = structuredClone(desired) as Json;
+        let at = live as Record<string | number, Json>;
+        for (const k of path.slice(0, -1)) at = at[k] as Record<string | number, Json>;
+        const last = path.at(-1)!;
+        at[last] = changed(at[last]!);
+        mutated++;
+        assert.ok(!containsDesired(desired, live), `changed at ${path.join('.')}`);
+      }),
+      { numRuns: Number(process.env.OP_GEN_FUZZ_RUNS ?? 300) },
+    );
+    assert.equal(runs, Number(process.env.OP_GEN_FUZZ_RUNS ?? 300));
+    assert.ok(mutated > runs / 2, `a leaf changed in ${mutated} of ${runs} runs`);
   });
 });
