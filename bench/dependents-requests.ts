@@ -90,7 +90,12 @@ async function measure(make: (cache: InformerCache) => Reconciler<Memcached>): P
       const status = (d as ObjectLike & { status?: { availableReplicas?: number } }).status;
       if (status?.availableReplicas) continue;
       await deployments.patchStatus({ namespace: 'ns', name: d.metadata.name }, 'merge', {
-        status: { observedGeneration: d.metadata.generation, replicas: 1, availableReplicas: 1 },
+        status: {
+          observedGeneration: d.metadata.generation,
+          replicas: 1,
+          updatedReplicas: 1,
+          availableReplicas: 1,
+        },
       });
     }
     await settle();

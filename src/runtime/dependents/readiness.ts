@@ -9,13 +9,14 @@ interface Workload {
   spec?: { replicas?: number; type?: string };
   status?: {
     observedGeneration?: number;
+    replicas?: number;
     availableReplicas?: number;
     readyReplicas?: number;
     updatedReplicas?: number;
     currentRevision?: string;
     updateRevision?: string;
     phase?: string;
-    conditions?: { type?: string; status?: string; message?: string }[];
+    conditions?: { type?: string; status?: string; reason?: string; message?: string }[];
     loadBalancer?: { ingress?: unknown[] };
   };
 }
@@ -29,12 +30,23 @@ function stale(o: Workload): string | undefined {
   return undefined;
 }
 
+/** `kubectl rollout status`'s test: observed, every replica updated, old ones gone, updated ones available. */
 function deploymentReady(o: Workload): ReadyResult {
   const lag = stale(o);
   if (lag) return lag;
+  const status = o.status ?? {};
+  const stuck = status.conditions?.find(
+    (c) => c.type === 'Progressing' && c.reason === 'ProgressDeadlineExceeded',
+  );
+  if (stuck) return `progress deadline exceeded${stuck.message ? `: ${stuck.message}` : ''}`;
   const want = o.spec?.replicas ?? 1;
-  const available = o.status?.availableReplicas ?? 0;
-  return available === want ? true : `${available}/${want} replicas available`;
+  const updated = status.updatedReplicas ?? 0;
+  if (updated < want) return `${updated}/${want} replicas updated`;
+  const total = status.replicas ?? 0;
+  if (total > updated) return `${total - updated} old replicas pending termination`;
+  const available = status.availableReplicas ?? 0;
+  if (available < updated) return `${available}/${updated} updated replicas available`;
+  return true;
 }
 
 function statefulSetReady(o: Workload): ReadyResult {
@@ -75,8 +87,9 @@ const BY_KIND: Record<string, (o: Workload) => ReadyResult> = {
 };
 
 /**
- * The readiness a dependent of `kind` has when it declares none: Deployment (observed generation
- * current, available replicas = spec.replicas), StatefulSet (ready replicas = spec.replicas, on the
+ * The readiness a dependent of `kind` has when it declares none: Deployment (`kubectl rollout
+ * status`'s test: observed generation current, spec.replicas updated, no old replica left, the
+ * updated ones available; not past its progress deadline), StatefulSet (ready replicas = spec.replicas, on the
  * update revision), Job (Complete; Failed says so), Service of type LoadBalancer (an ingress
  * assigned), PersistentVolumeClaim (Bound); any other kind is ready once it exists.
  */

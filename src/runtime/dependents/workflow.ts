@@ -703,6 +703,11 @@ export class Workflow<P extends ObjectLike = ObjectLike> {
     // The cache still has the parent this controller last wrote over, and the pass would write
     // the same again: a sure Conflict. The parent's own event brings the next pass.
     if (last && last.over === m.resourceVersion && last.written === written) return;
+    ctx.log.debug('writing conditions', {
+      over: m.resourceVersion,
+      conditions: next.map((c) => `${c.type}=${c.status} ${c.reason}: ${c.message}`),
+      before: (p.status?.conditions ?? []).map((c) => `${c.type}=${c.status} ${c.reason}: ${c.message}`),
+    });
     await ctx.client
       .status()
       .patch(this.parentKind, { namespace: m.namespace, name: m.name ?? '' }, 'merge', {

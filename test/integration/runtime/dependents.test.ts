@@ -224,7 +224,21 @@ describe('dependents on a real API server', { timeout: 180_000, skip: controlPla
       30_000,
     );
     await eventually('shard-2 created after the restart', () => get(ConfigMap, 'one-shard-2'), 60_000);
-    await eventually('Ready', async () => (await condition('Ready'))?.status === 'True', 60_000);
+    // Ready for this generation, the new shard counted: a Ready=True of before the change would let
+    // the pass that reports shard-2 write after the check below has begun.
+    await eventually(
+      'Ready for generation with size 3',
+      async () => {
+        const app = await apps().get({ namespace: ns, name: 'one' });
+        const c = (type: string) => app.status?.conditions?.find((x) => x.type === type);
+        return (
+          c('Ready')?.status === 'True' &&
+          c('Ready')?.observedGeneration === app.metadata.generation &&
+          c('ShardsReady')?.message === '3 ConfigMap(s) ready'
+        );
+      },
+      60_000,
+    );
     const passes = () =>
       metricValue(mgr.metrics.reconcileTotal, { controller: 'memcached-deps', result: 'success' });
     const mark = writes.length;

@@ -77,25 +77,36 @@ describe('dependents: declarations, graph, matching and default readiness', () =
 
   it('default readiness per kind', () => {
     const deploy = defaultReady(builtinKinds.Deployment);
+    const d = (status: Record<string, unknown>) =>
+      deploy({
+        metadata: { generation: 2 },
+        spec: { replicas: 3 },
+        status: { observedGeneration: 2, ...status },
+      } as never);
     assert.match(
       String(deploy({ metadata: { generation: 2 }, status: { observedGeneration: 1 } } as never)),
       /generation 2 not observed/,
     );
+    assert.equal(d({ updatedReplicas: 2, replicas: 3, availableReplicas: 3 }), '2/3 replicas updated');
+    // A rollout: every replica available, but two of the old version are still there.
     assert.equal(
-      deploy({
-        metadata: { generation: 2 },
-        spec: { replicas: 3 },
-        status: { observedGeneration: 2, availableReplicas: 2 },
-      } as never),
-      '2/3 replicas available',
+      d({ updatedReplicas: 3, replicas: 5, availableReplicas: 5 }),
+      '2 old replicas pending termination',
     );
     assert.equal(
-      deploy({
-        metadata: { generation: 2 },
-        spec: { replicas: 3 },
-        status: { observedGeneration: 2, availableReplicas: 3 },
-      } as never),
-      true,
+      d({ updatedReplicas: 3, replicas: 3, availableReplicas: 2 }),
+      '2/3 updated replicas available',
+    );
+    assert.equal(d({ updatedReplicas: 3, replicas: 3, availableReplicas: 3 }), true);
+    assert.equal(
+      d({
+        updatedReplicas: 1,
+        replicas: 3,
+        conditions: [
+          { type: 'Progressing', status: 'False', reason: 'ProgressDeadlineExceeded', message: 'x' },
+        ],
+      }),
+      'progress deadline exceeded: x',
     );
     const sts = defaultReady(builtinKinds.StatefulSet);
     const stsStatus = {

@@ -94,7 +94,12 @@ describe('ControllerBuilder.dependents() on a Manager', () => {
     const d = server.get(Deployment, 'ns', 'a-web')!;
     // ...and the Deployment's status change alone brings the parent back.
     await deployments.patchStatus({ namespace: 'ns', name: 'a-web' }, 'merge', {
-      status: { observedGeneration: d.metadata.generation, replicas: 1, availableReplicas: 1 },
+      status: {
+        observedGeneration: d.metadata.generation,
+        replicas: 1,
+        updatedReplicas: 1,
+        availableReplicas: 1,
+      },
     });
     await until('Ready', () => ready('Ready'));
     assert.ok(server.get(Service, 'ns', 'a-web'));
@@ -144,7 +149,12 @@ describe('ControllerBuilder.dependents() on a Manager', () => {
       { namespace: 'ns', name: 'm' },
       'merge',
       {
-        status: { observedGeneration: d.metadata.generation, replicas: 2, availableReplicas: 2 },
+        status: {
+          observedGeneration: d.metadata.generation,
+          replicas: 2,
+          updatedReplicas: 2,
+          availableReplicas: 2,
+        },
       },
     );
     const ready = () =>
