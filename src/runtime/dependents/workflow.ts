@@ -394,6 +394,12 @@ export class Workflow<P extends ObjectLike = ObjectLike> {
       pass.base.recorder.event(pass.parent, 'Warning', 'NotOwned', `dependent ${d.name}: ${err.message}`);
       return { phase: 'Failed', reason: 'NotOwned', message: err.message };
     }
+    if (err instanceof InvalidDesiredError) {
+      // The operator's code must change: retrying cannot help; its next version or the parent's
+      // next change brings the parent back.
+      pass.base.recorder.event(pass.parent, 'Warning', 'InvalidDesired', err.message);
+      return { phase: 'Failed', reason: 'InvalidDesired', message: err.message };
+    }
     if (err instanceof FieldConflictError) {
       const msg = `${err.message}; the field is left to its owner`;
       pass.base.recorder.event(pass.parent, 'Warning', 'FieldConflict', `dependent ${d.name}: ${msg}`);
@@ -426,12 +432,12 @@ export class Workflow<P extends ObjectLike = ObjectLike> {
     const m = meta(desired);
     const parent = meta(pass.parent);
     if (!m.name)
-      throw new Error(
+      throw new InvalidDesiredError(
         `dependent ${d.name}: the desired ${kind.kind}${key ? ` "${key}"` : ''} has no metadata.name`,
       );
     const namespace = kind.namespaced ? (m.namespace ?? parent.namespace) : undefined;
     if (this.parentKind.namespaced && namespace !== parent.namespace)
-      throw new Error(
+      throw new InvalidDesiredError(
         `dependent ${d.name}: ${kind.kind} ${namespace}/${m.name} is in another namespace than its ${this.parentKind.kind}, which cannot own it`,
       );
     const owner: OwnerReference = {
@@ -757,6 +763,9 @@ class NotOwnedError extends Error {}
 
 /** Another field manager owns a field the apply sets (the API server's message names both). */
 class FieldConflictError extends Error {}
+
+/** A desired object the runtime cannot apply (no name, another namespace than its parent's). */
+class InvalidDesiredError extends Error {}
 
 function mergeResults(a: Result | undefined, b: Result | undefined): Result | undefined {
   if (!a) return b;

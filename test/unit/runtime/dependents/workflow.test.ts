@@ -543,4 +543,22 @@ describe('workflow of dependents on the fake API server', () => {
     assert.deepEqual(statusWrites(mark), []);
     assert.equal(h.condition('Ready')?.status, 'True');
   });
+
+  it('a desired object without a name is reported (InvalidDesired), not retried in a loop', async () => {
+    const nameless = dependent<ObjectLike & { data?: Record<string, string> }, App>(ConfigMap, {
+      name: 'bad',
+      desired: () => ({ data: { a: 'b' } }),
+    });
+    const elsewhere = dependent<ObjectLike, App>(ConfigMap, {
+      name: 'elsewhere',
+      desired: () => ({ metadata: { name: 'x', namespace: 'other' } }),
+    });
+    const h = await harness([nameless, elsewhere]);
+    await h.createApp();
+    assert.equal(await h.reconcile(), undefined);
+    assert.equal(h.condition('BadReady')?.reason, 'InvalidDesired');
+    assert.match(h.condition('BadReady')?.message ?? '', /has no metadata.name/);
+    assert.match(h.condition('ElsewhereReady')?.message ?? '', /another namespace than its App/);
+    assert.ok(h.events.some((e) => e.type === 'Warning' && e.reason === 'InvalidDesired'));
+  });
 });
