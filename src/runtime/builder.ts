@@ -5,6 +5,9 @@ import type { Controller } from './controller.ts';
 import { type ControllerOptions, type Reconciler } from './controller.ts';
 import { keyOf, objectKey, type Request } from './object-key.ts';
 import { passes, type Predicate } from './predicates.ts';
+import type { Registry } from './metrics.ts';
+import type { AnyDependent } from './dependents/dependent.ts';
+import { Workflow, type WorkflowOptions } from './dependents/workflow.ts';
 
 /** Maps an event on a watched object to the requests it should trigger. */
 export type MapFunction<W> = (obj: W) => readonly Request[];
@@ -24,6 +27,8 @@ interface Watch {
 
 export interface BuilderHost {
   readonly cache: InformerCache;
+  /** Where per-dependent metrics go. */
+  readonly registry?: Registry;
   register(controller: Controller<unknown>): void;
   newController<T>(
     name: string,
@@ -44,6 +49,7 @@ export class ControllerBuilder<T extends ObjectLike = ObjectLike> {
   private readonly watchList: Watch[] = [];
   private options: ControllerOptions = {};
   private globalPredicates: Predicate<ObjectLike>[] = [];
+  private workflow: Workflow<T> | undefined;
 
   constructor(host: BuilderHost, name: string) {
     this.host = host;
@@ -73,9 +79,14 @@ export class ControllerBuilder<T extends ObjectLike = ObjectLike> {
    * index is built by the first such lookup).
    */
   owns<O extends ObjectLike>(kind: Kind<O>, options: { predicates?: readonly Predicate<O>[] } = {}): this {
-    this.watchList.push({
+    this.watchList.push(this.ownsWatch(kind, options.predicates ?? []));
+    return this;
+  }
+
+  private ownsWatch<O extends ObjectLike>(kind: Kind<O>, predicates: readonly Predicate<O>[]): Watch {
+    return {
       kind: kind as Kind<ObjectLike>,
-      predicates: (options.predicates ?? []) as readonly Predicate<ObjectLike>[],
+      predicates: predicates as readonly Predicate<ObjectLike>[],
       toKeys: (obj) => {
         const owner = this.forKind;
         if (!owner) return [];
@@ -89,8 +100,7 @@ export class ControllerBuilder<T extends ObjectLike = ObjectLike> {
         );
         return refs.map((r) => keyOf(owner.namespaced ? obj.metadata?.namespace : undefined, r.name ?? ''));
       },
-    });
-    return this;
+    };
   }
 
   /** Any other kind, mapped to requests by `map`. */
@@ -118,32 +128,76 @@ export class ControllerBuilder<T extends ObjectLike = ObjectLike> {
     return this;
   }
 
+  /**
+   * Declares the objects this controller's parents depend on as a workflow (docs/dependents.md):
+   * each reconcile applies them in `dependsOn` order, waits for readiness through their events,
+   * writes `<Name>Ready` and `Ready` conditions, and (for `cleanup: 'ordered'`) deletes them in
+   * reverse order on the parent's deletion. Their kinds are watched. Fails here on a cycle, an
+   * unknown dependency or a duplicate name. With it, complete()'s reconciler is optional and runs
+   * after the workflow.
+   */
+  dependents(list: readonly AnyDependent[], options: WorkflowOptions = {}): this {
+    const kind = this.forKind;
+    if (!kind) throw new Error(`controller ${this.name}: call for(kind) before dependents()`);
+    if (this.workflow) throw new Error(`controller ${this.name}: dependents() may be called once`);
+    this.workflow = new Workflow<T>(this.name, kind, list, options);
+    return this;
+  }
+
   /** Builds the controller and registers it with the manager. */
-  complete(reconciler: Reconciler<T>): Controller<T> {
+  complete(reconciler?: Reconciler<T>): Controller<T> {
     const kind = this.forKind;
     if (!kind) throw new Error(`controller ${this.name}: call for(kind) before complete()`);
-    const controller = this.host.newController(this.name, kind, reconciler, this.options);
-    for (const w of this.watchList) {
-      const predicates = [...this.globalPredicates, ...w.predicates];
-      const enqueue = (obj: ObjectLike): void => {
-        for (const key of w.toKeys(obj)) controller.enqueue(key);
-      };
-      this.host.cache.addHandlers(w.kind, {
-        onAdd: (obj) => {
-          if (passes(predicates, 'create', obj)) enqueue(obj);
-        },
-        onUpdate: (oldObj, newObj) => {
-          if (!passes(predicates, 'update', newObj, oldObj)) return;
-          enqueue(newObj);
-          // An owner change moves the object: the old owner must hear of it too.
-          if (oldObj !== newObj) for (const key of w.toKeys(oldObj)) controller.enqueue(key);
-        },
-        onDelete: (obj) => {
-          if (passes(predicates, 'delete', obj)) enqueue(obj);
-        },
-      });
-    }
+    const workflow = this.workflow;
+    if (!reconciler && !workflow)
+      throw new Error(`controller ${this.name}: complete() needs a reconciler (or dependents())`);
+    let listen = (w: Watch): void => void this.watchList.push(w);
+    const run = workflow
+      ? workflow.reconciler(
+          {
+            watchOwned: (k) => listen(this.ownsWatch(k, [])),
+            observe: (k, onEvent) =>
+              this.host.cache.addHandlers(k, {
+                onAdd: (obj) => onEvent(obj, false),
+                onUpdate: (_old, obj) => onEvent(obj, false),
+                onDelete: (obj) => onEvent(obj, true),
+              }),
+            watchMapped: (k, map) =>
+              listen({
+                kind: k,
+                predicates: [],
+                toKeys: (obj) => map(obj).map((r) => keyOf(r.namespace, r.name)),
+              }),
+            ...(this.host.registry ? { registry: this.host.registry } : {}),
+          },
+          reconciler,
+        )
+      : reconciler!;
+    const controller = this.host.newController(this.name, kind, run, this.options);
+    listen = (w) => this.listen(controller, w);
+    for (const w of this.watchList) this.listen(controller, w);
     this.host.register(controller as Controller<unknown>);
     return controller;
+  }
+
+  private listen(controller: Controller<T>, w: Watch): void {
+    const predicates = [...this.globalPredicates, ...w.predicates];
+    const enqueue = (obj: ObjectLike): void => {
+      for (const key of w.toKeys(obj)) controller.enqueue(key);
+    };
+    this.host.cache.addHandlers(w.kind, {
+      onAdd: (obj) => {
+        if (passes(predicates, 'create', obj)) enqueue(obj);
+      },
+      onUpdate: (oldObj, newObj) => {
+        if (!passes(predicates, 'update', newObj, oldObj)) return;
+        enqueue(newObj);
+        // An owner change moves the object: the old owner must hear of it too.
+        if (oldObj !== newObj) for (const key of w.toKeys(oldObj)) controller.enqueue(key);
+      },
+      onDelete: (obj) => {
+        if (passes(predicates, 'delete', obj)) enqueue(obj);
+      },
+    });
   }
 }

@@ -50,6 +50,11 @@ export class Expectations {
     return false;
   }
 
+  /** Keys with an expectation (satisfied ones included until `satisfied` or `forget` is called). */
+  get size(): number {
+    return this.entries.size;
+  }
+
   forget(key: string): void {
     this.entries.delete(key);
   }

@@ -21,12 +21,17 @@ export interface ActionRequired {
 export function actionRequired(err: unknown): ActionRequired | undefined {
   if (!(err instanceof ApiError)) return undefined;
   if (err.statusCode !== 422 && err.statusCode !== 403 && err.statusCode !== 400) return undefined;
-  // ApiError's message is `<method> <path>: <code> <reason>: <the server's message>`.
-  const serverMessage = err.message.replace(/^\S+ \S+: \d+ \w+: /, '');
   return {
     reason: err.reason === 'Unknown' ? `Http${err.statusCode}` : err.reason,
-    message: serverMessage === '' ? err.message : serverMessage,
+    message: serverMessage(err),
   };
+}
+
+/** What the API server said, without the method, path and code an ApiError's message starts with. */
+export function serverMessage(err: ApiError): string {
+  // ApiError's message is `<method> <path>: <code> <reason>: <the server's message>`.
+  const said = err.message.replace(/^\S+ \S+: \d+ \w+: /, '');
+  return said === '' ? err.message : said;
 }
 
 /** An object whose status carries conditions (metav1.Condition). */

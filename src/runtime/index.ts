@@ -119,3 +119,4 @@ export {
 export * from '../client/index.ts';
 export * from './webhook/index.ts';
 export { exitOnStartupError } from './startup-error.ts';
+export * from './dependents/index.ts';

@@ -235,6 +235,7 @@ export class Manager {
       throw new Error(`a controller named "${name}" exists already`);
     const host: BuilderHost = {
       cache: this.cache,
+      registry: this.metrics.registry,
       newController: (n, kind, reconciler, options) => this.newController(n, kind, reconciler, options),
       register: (controller) => this.register(controller),
     };
