@@ -37,7 +37,14 @@ export async function scaffoldTemplate(): Promise<{ dir: string; cleanup: () => 
   const io = { stdout: sink().stream, stderr: sink().stream };
   await initProject({ dir: root, domain: 'example.com', name: 'demo', skipInstall: true }, io);
   await createApi(
-    { dir: root, group: 'cache', version: 'v1alpha1', kind: 'Memcached', skipGenerate: true },
+    {
+      dir: root,
+      group: 'cache',
+      version: 'v1alpha1',
+      kind: 'Memcached',
+      example: 'deployment',
+      skipGenerate: true,
+    },
     { ...io, generators: [] },
   );
   return { dir: root, cleanup: () => rmSync(dir, { recursive: true, force: true }) };

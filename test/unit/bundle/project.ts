@@ -39,7 +39,20 @@ export function sampleProject(): string {
         '--owner',
         'Example Maintainers',
       ],
-      ['create', 'api', '--group', 'cache', '--version', 'v1alpha1', '--kind', 'Memcached', '--cwd', project],
+      [
+        'create',
+        'api',
+        '--group',
+        'cache',
+        '--version',
+        'v1alpha1',
+        '--kind',
+        'Memcached',
+        '--example',
+        'deployment',
+        '--cwd',
+        project,
+      ],
     ];
     for (const args of steps) {
       const r = opGen(dir, ...args);
