@@ -63,7 +63,6 @@ function walk(o: JSONSchemaProps, n: JSONSchemaProps, path: string, out: SchemaC
   diffDefault(o.default, n.default, add);
   // A keyword of the wrong shape (a broken file) is compared as a value, never walked into.
   if (isListOrAbsent(o.enum) && isListOrAbsent(n.enum)) diffEnum(o.enum, n.enum, add);
-  else add(unhandled('enum', o.enum, n.enum));
   for (const rule of LOWER_BOUNDS) diffBound(rule, o, n, 'lower', add);
   for (const rule of UPPER_BOUNDS) diffBound(rule, o, n, 'upper', add);
   diffLoosely('pattern', o.pattern, n.pattern, add);
@@ -79,7 +78,6 @@ function walk(o: JSONSchemaProps, n: JSONSchemaProps, path: string, out: SchemaC
   const oldRules = o['x-kubernetes-validations'];
   const newRules = n['x-kubernetes-validations'];
   if (isListOrAbsent(oldRules) && isListOrAbsent(newRules)) diffCel(oldRules ?? [], newRules ?? [], add);
-  else add(unhandled('x-kubernetes-validations', oldRules, newRules));
   diffDocs(o, n, add);
   diffMultipleOf(o.multipleOf, n.multipleOf, add);
   if ((o.uniqueItems === true) !== (n.uniqueItems === true)) {
@@ -92,7 +90,7 @@ function walk(o: JSONSchemaProps, n: JSONSchemaProps, path: string, out: SchemaC
       new: now,
     });
   }
-  if (typeOf(n) === 'array') diffListType(o, n, add);
+  diffListType(o, n, add);
   diffMapType(o, n, add);
   if (o['x-kubernetes-embedded-resource'] !== n['x-kubernetes-embedded-resource']) {
     const now = n['x-kubernetes-embedded-resource'] === true;
@@ -107,12 +105,15 @@ function walk(o: JSONSchemaProps, n: JSONSchemaProps, path: string, out: SchemaC
     });
   }
   for (const rule of COMPOSITIONS) diffComposition(rule, o[rule], n[rule], add);
+  // Never silent: a keyword no rule judges whose value changed, or a value of a shape its rule
+  // does not read (a broken file), is reported as unhandled.
   for (const key of new Set([...Object.keys(o), ...Object.keys(n)])) {
-    if (HANDLED.has(key)) continue;
-    const before = (o as Record<string, JsonValue | undefined>)[key];
-    const after = (n as Record<string, JsonValue | undefined>)[key];
-    if (before !== undefined && after !== undefined && isDeepStrictEqual(before, after)) continue;
-    add(unhandled(key, before, after));
+    if (WALKED.has(key)) continue;
+    const before = (o as Record<string, unknown>)[key];
+    const after = (n as Record<string, unknown>)[key];
+    const shape = KEYWORD_SHAPES[key];
+    if (shape !== undefined ? shape(before) && shape(after) : isDeepStrictEqual(before, after)) continue;
+    if (shape === undefined || !isDeepStrictEqual(before, after)) add(unhandled(key, before, after));
   }
 
   const oldRequired = new Set(o.required ?? []);
@@ -167,43 +168,52 @@ function walk(o: JSONSchemaProps, n: JSONSchemaProps, path: string, out: SchemaC
     );
 }
 
+/** What the walk descends into (their changes are findings at the fields below). */
+const WALKED: ReadonlySet<string> = new Set(['required', 'properties', 'items', 'additionalProperties']);
+
+type Shape = (value: unknown) => boolean;
+const optional =
+  (check: (value: unknown) => boolean): Shape =>
+  (value) =>
+    value === undefined || check(value);
+const isBoolean = optional((v) => typeof v === 'boolean');
+const isNumber = optional((v) => typeof v === 'number');
+const isString = optional((v) => typeof v === 'string');
+const isList = optional((v) => Array.isArray(v));
+const isObject = optional((v) => typeof v === 'object' && v !== null && !Array.isArray(v));
+const anything: Shape = () => true;
+
 /**
- * The keywords a rule above compares (or the walk descends into); any other keyword that differs is
- * reported as `unhandled`, never dropped.
+ * The keywords a rule above judges, with the shape of value the rule reads. Any other keyword whose
+ * value changed, and any of these holding a value of another shape, is reported as `unhandled`.
  */
-const HANDLED: ReadonlySet<string> = new Set([
-  'type',
-  'x-kubernetes-int-or-string',
-  'description',
-  'title',
-  'example',
-  'externalDocs',
-  'default',
-  'enum',
-  ...LOWER_BOUNDS,
-  ...UPPER_BOUNDS,
-  'exclusiveMinimum',
-  'exclusiveMaximum',
-  'multipleOf',
-  'uniqueItems',
-  'pattern',
-  'format',
-  'nullable',
-  'x-kubernetes-preserve-unknown-fields',
-  'x-kubernetes-validations',
-  'x-kubernetes-list-type',
-  'x-kubernetes-list-map-keys',
-  'x-kubernetes-map-type',
-  'x-kubernetes-embedded-resource',
-  'oneOf',
-  'anyOf',
-  'allOf',
-  'not',
-  'required',
-  'properties',
-  'items',
-  'additionalProperties',
-]);
+const KEYWORD_SHAPES: Readonly<Record<string, Shape>> = {
+  type: isString,
+  'x-kubernetes-int-or-string': isBoolean,
+  description: isString,
+  title: isString,
+  example: anything,
+  externalDocs: isObject,
+  default: anything,
+  enum: isList,
+  ...Object.fromEntries([...LOWER_BOUNDS, ...UPPER_BOUNDS, 'multipleOf'].map((k) => [k, isNumber])),
+  exclusiveMinimum: isBoolean,
+  exclusiveMaximum: isBoolean,
+  uniqueItems: isBoolean,
+  pattern: isString,
+  format: isString,
+  nullable: isBoolean,
+  'x-kubernetes-preserve-unknown-fields': isBoolean,
+  'x-kubernetes-validations': isList,
+  'x-kubernetes-list-type': isString,
+  'x-kubernetes-list-map-keys': isList,
+  'x-kubernetes-map-type': isString,
+  'x-kubernetes-embedded-resource': isBoolean,
+  oneOf: isList,
+  anyOf: isList,
+  allOf: isList,
+  not: isObject,
+};
 
 const COMPOSITIONS = ['oneOf', 'anyOf', 'allOf', 'not'] as const;
 

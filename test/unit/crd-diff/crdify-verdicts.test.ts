@@ -81,6 +81,6 @@ describe('crd diff against crdify on real pairs', () => {
   it('CloudNativePG 1.28 → 1.29: spec.postgresql.extensions becoming a list-map is breaking', () => {
     const row = TABLE.find((r) => r.pair === 'cnpg-clusters-v1.28.0-v1.29.0');
     assert.ok(row?.opGen.findings.includes('breaking listType v1 .spec.postgresql.extensions'));
-    assert.equal(row.crdify.verdict, 'fail');
+    assert.equal(row?.crdify.verdict, 'fail');
   });
 });
