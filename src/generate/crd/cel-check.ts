@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { Environment } from '@marcbachmann/cel-js';
 import type { JSONSchemaProps } from '../../api-types/json-schema.ts';
 import { celPropertyName } from './cel-names.ts';
@@ -160,6 +161,9 @@ function celType(schema: JSONSchemaProps, table: TypeTable): string {
           fields[celPropertyName(name)] = celType(prop, table);
         const name = `OpGenObject${table.next++}`;
         table.env.registerType(name, { fields });
+        // Objects compare with == and != as the API server's CEL does (`self == oldSelf` on an object
+        // field, what @immutable writes); only the check runs here, the handler is never called.
+        table.env.registerOperator(`${name} == ${name}`, (a: unknown, b: unknown) => isDeepStrictEqual(a, b));
         return name;
       }
       if (typeof schema.additionalProperties === 'object')

@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import type { JSONSchemaProps } from '../../api-types/json-schema.ts';
-import type { DocComment, SourceLocation } from '../../markers/index.ts';
+import { orphanDocComments, type DocComment, type SourceLocation } from '../../markers/index.ts';
 import { isDns1123Subdomain } from '../../k8s-names/dns.ts';
 import { ProblemCollector } from '../../shared/problems.ts';
 import type {
@@ -124,6 +124,10 @@ export async function syntaxWalkApi(options: { cwd: string; apiDir?: string }): 
     const gv = walker.groupVersion(gvFile);
     if (gv.skip) continue;
     for (const file of files) {
+      // Markers in a doc comment attached to nothing: the checker walk reports them (model.ts).
+      const orphan = orphanDocComments(file.text).find((c) => c.tags.some((t) => crdMarkers.knows(t)));
+      if (orphan)
+        walker.decline(file, orphan.offset, 'a doc comment holding markers attached to no declaration');
       for (const stmt of file.statements) {
         if (stmt.s !== 'interface' && stmt.s !== 'alias') {
           walker.noKindMarker(file, stmt.pos);
@@ -150,6 +154,7 @@ export async function syntaxWalkApi(options: { cwd: string; apiDir?: string }): 
       celRules: walker.celRules,
       failed: new WeakSet(),
       embeddedK8s: walker.embeddedK8s,
+      warnings: walker.warnings,
     },
   };
 }
@@ -163,6 +168,7 @@ class SyntaxWalker {
   readonly #docs = new Map<DeclFile, Map<number, DocComment>>();
   readonly #display = new Map<DeclFile, string>();
   readonly celRules: PendingCelRule[] = [];
+  readonly warnings: string[] = [];
   readonly embeddedK8s = new WeakSet<JSONSchemaProps>();
   /** The built-in types' schemas, when the API imports any. */
   builtins: BuiltinSchemas | undefined;
@@ -231,7 +237,7 @@ class SyntaxWalker {
     at: number,
   ): JSONSchemaProps {
     try {
-      return applySchemaMarkers(schema, markers, where, this.celRules);
+      return applySchemaMarkers(schema, markers, where, this.celRules, this.warnings);
     } catch {
       return this.decline(file, at, 'a marker that does not fit its type');
     }
