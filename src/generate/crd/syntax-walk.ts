@@ -294,7 +294,10 @@ class SyntaxWalker {
         for (const base of stmt.extends) checkType(base);
         for (const m of stmt.members) checkType(m.type);
       } else if (stmt.s === 'alias') checkType(stmt.type);
-      else if (stmt.s === 'const') checkValue(stmt.init, stmt.start);
+      else if (stmt.s === 'const') {
+        if (stmt.type) checkType(stmt.type);
+        checkValue(stmt.init, stmt.start);
+      }
     }
   }
 
@@ -302,7 +305,7 @@ class SyntaxWalker {
    * The checker orders an enum's values by when it first created each literal type, and it creates
    * a union's literals in the order written when it first resolves that union. So an enum keeps its
    * written order whatever order the checker resolves unions in when every union (and every literal
-   * written alone or as a value) that holds a value holds the same values before it
+   * written alone, or as groupVersion's value) that holds a value holds the same values before it
    * (`'A' | 'B' | 'C1'` and `'A' | 'B' | 'C2'` do; `'A' | 'B'` and `'B' | 'A'` do not). Otherwise, and
    * for the literals the checker creates before reading any source, decline.
    */
@@ -360,7 +363,10 @@ class SyntaxWalker {
       for (const stmt of file.statements) {
         if (stmt.s === 'interface') for (const m of stmt.members) visit(m.type);
         else if (stmt.s === 'alias') visit(stmt.type);
-        else if (stmt.s === 'const') collect(stmt.init, stmt.start);
+        // The checker types a constant only when something uses it, and no type the syntax front end
+        // reads can (`typeof` declines): a constant no field uses creates no literal before the
+        // unions do, so only groupVersion (which the walk reads) counts.
+        else if (stmt.s === 'const' && stmt.name === 'groupVersion') collect(stmt.init, stmt.start);
       }
     }
   }
