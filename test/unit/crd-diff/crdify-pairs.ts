@@ -12,21 +12,37 @@ export interface PairFiles {
   readonly new: string;
 }
 
-/** CloudNativePG `clusters` releases compared pairwise, in order. */
-const CNPG_RELEASES = ['v1.25.0', 'v1.26.0', 'v1.27.0', 'v1.28.0', 'v1.29.0', 'v1.30.0'];
+/** Releases of one CRD compared pairwise, in order: `<dir>/<file>-<release>.json`. */
+const SERIES: readonly { name: string; dir: string; file: string; releases: readonly string[] }[] = [
+  {
+    name: 'cnpg-clusters',
+    dir: 'cnpg',
+    file: 'clusters',
+    releases: ['v1.25.0', 'v1.26.0', 'v1.27.0', 'v1.28.0', 'v1.29.0', 'v1.30.0'],
+  },
+  {
+    name: 'keda-scaledobjects',
+    dir: 'keda',
+    file: 'scaledobjects',
+    releases: ['v2.15.0', 'v2.16.0', 'v2.17.0', 'v2.18.0', 'v2.19.0', 'v2.20.0'],
+  },
+];
 
-/** Every pair: each folder's old.yaml → new.yaml, then consecutive CloudNativePG releases. */
+/** Every pair: each folder's old.yaml → new.yaml, then consecutive releases of each series. */
 export function pairFiles(): PairFiles[] {
+  const seriesDirs = new Set(SERIES.map((s) => s.dir));
   const folders = readdirSync(PAIRS_DIR)
-    .filter((n) => n !== 'cnpg' && statSync(join(PAIRS_DIR, n)).isDirectory())
+    .filter((n) => !seriesDirs.has(n) && statSync(join(PAIRS_DIR, n)).isDirectory())
     .sort()
     .map((n) => ({ name: n, old: join(PAIRS_DIR, n, 'old.yaml'), new: join(PAIRS_DIR, n, 'new.yaml') }));
-  const cnpg = CNPG_RELEASES.slice(1).map((to, i) => ({
-    name: `cnpg-clusters-${CNPG_RELEASES[i]}-${to}`,
-    old: join(PAIRS_DIR, 'cnpg', `clusters-${CNPG_RELEASES[i]}.json`),
-    new: join(PAIRS_DIR, 'cnpg', `clusters-${to}.json`),
-  }));
-  return [...folders, ...cnpg];
+  const releases = SERIES.flatMap((s) =>
+    s.releases.slice(1).map((to, i) => ({
+      name: `${s.name}-${s.releases[i]}-${to}`,
+      old: join(PAIRS_DIR, s.dir, `${s.file}-${s.releases[i]}.json`),
+      new: join(PAIRS_DIR, s.dir, `${s.file}-${to}.json`),
+    })),
+  );
+  return [...folders, ...releases];
 }
 
 export interface PairVerdict {
