@@ -26,6 +26,12 @@ const SERIES: readonly { name: string; dir: string; file: string; releases: read
     file: 'scaledobjects',
     releases: ['v2.15.0', 'v2.16.0', 'v2.17.0', 'v2.18.0', 'v2.19.0', 'v2.20.0'],
   },
+  {
+    name: 'flux-kustomizations',
+    dir: 'flux',
+    file: 'kustomizations',
+    releases: ['v1.4.0', 'v1.5.0', 'v1.6.0', 'v1.7.0', 'v1.8.0', 'v1.9.0'],
+  },
 ];
 
 /** Every pair: each folder's old.yaml → new.yaml, then consecutive releases of each series. */
