@@ -21,8 +21,11 @@ export interface FastDocument {
  */
 const LEFT_TO_YAML = /^%|\d\.?[eE][+-]?\d{3}|(?:^|[\s{,])<<\s*:/m;
 
-/** A line this long may hold an implicit key over YAML's 1,024-character limit, which js-yaml does not enforce. */
-const LONG_LINE = /^[^\n]{1024}/m;
+/**
+ * A line starting with a key of 1,024 characters or more: YAML limits implicit keys to 1,024
+ * (go-yaml and the `yaml` package refuse longer ones), js-yaml does not.
+ */
+const LONG_LINE = /^[ \t-]*[^\s:#][^:\n]{1023,}:/m;
 
 export function readYamlFast(text: string): FastDocument[] | undefined {
   if (LEFT_TO_YAML.test(text) || LONG_LINE.test(text)) return undefined;
