@@ -40,6 +40,7 @@ export interface JSONSchemaProps {
   anyOf?: JSONSchemaProps[];
   allOf?: JSONSchemaProps[];
   oneOf?: JSONSchemaProps[];
+  not?: JSONSchemaProps;
   externalDocs?: { description?: string; url: string };
   'x-kubernetes-preserve-unknown-fields'?: boolean;
   'x-kubernetes-embedded-resource'?: boolean;

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { yamlPackage } from '../shared/yaml-package.ts';
 import { OpGenError } from '../errors.ts';
-import type { DiffRule, Finding } from './types.ts';
+import { DIFF_RULES, type DiffRule, type Finding } from './types.ts';
 
 /** The default acknowledgements file, relative to the project root. */
 export const ACKNOWLEDGEMENTS_FILE = '.op-gen/crd-diff.yaml';
@@ -18,34 +18,7 @@ export interface Acknowledgement {
   readonly index: number;
 }
 
-const RULES: ReadonlySet<string> = new Set<DiffRule>([
-  'crdRemoved',
-  'crdAdded',
-  'scope',
-  'storedVersionRemoval',
-  'servedVersionRemoval',
-  'versionAdded',
-  'existingFieldRemoval',
-  'fieldAdded',
-  'required',
-  'type',
-  'default',
-  'enum',
-  'minimum',
-  'maximum',
-  'minLength',
-  'maxLength',
-  'minItems',
-  'maxItems',
-  'minProperties',
-  'maxProperties',
-  'pattern',
-  'format',
-  'nullable',
-  'preserveUnknownFields',
-  'cel',
-  'description',
-]);
+const RULES: ReadonlySet<string> = new Set<string>(DIFF_RULES);
 
 const KEYS = new Set(['crd', 'version', 'path', 'rule', 'reason']);
 

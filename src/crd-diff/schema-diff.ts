@@ -61,7 +61,8 @@ function walk(o: JSONSchemaProps, n: JSONSchemaProps, path: string, out: SchemaC
     });
   }
   diffDefault(o.default, n.default, add);
-  diffEnum(o.enum, n.enum, add);
+  // A keyword of the wrong shape (a broken file) is compared as a value, never walked into.
+  if (isListOrAbsent(o.enum) && isListOrAbsent(n.enum)) diffEnum(o.enum, n.enum, add);
   for (const rule of LOWER_BOUNDS) diffBound(rule, o, n, 'lower', add);
   for (const rule of UPPER_BOUNDS) diffBound(rule, o, n, 'upper', add);
   diffLoosely('pattern', o.pattern, n.pattern, add);
@@ -74,7 +75,46 @@ function walk(o: JSONSchemaProps, n: JSONSchemaProps, path: string, out: SchemaC
     add,
     'unknown fields no longer kept: the API server prunes them from stored objects',
   );
-  diffCel(o['x-kubernetes-validations'] ?? [], n['x-kubernetes-validations'] ?? [], add);
+  const oldRules = o['x-kubernetes-validations'];
+  const newRules = n['x-kubernetes-validations'];
+  if (isListOrAbsent(oldRules) && isListOrAbsent(newRules)) diffCel(oldRules ?? [], newRules ?? [], add);
+  diffDocs(o, n, add);
+  diffMultipleOf(o.multipleOf, n.multipleOf, add);
+  if ((o.uniqueItems === true) !== (n.uniqueItems === true)) {
+    const now = n.uniqueItems === true;
+    add({
+      severity: now ? 'breaking' : 'safe',
+      rule: 'uniqueItems',
+      message: now ? 'items must be unique now' : 'items no longer need to be unique',
+      old: !now,
+      new: now,
+    });
+  }
+  diffListType(o, n, add);
+  diffMapType(o, n, add);
+  if (o['x-kubernetes-embedded-resource'] !== n['x-kubernetes-embedded-resource']) {
+    const now = n['x-kubernetes-embedded-resource'] === true;
+    add({
+      severity: now ? 'breaking' : 'risky',
+      rule: 'embeddedResource',
+      message: now
+        ? 'became an embedded resource: objects without apiVersion and kind are refused, metadata is validated'
+        : 'no longer an embedded resource: apiVersion, kind and metadata are pruned unless declared',
+      old: o['x-kubernetes-embedded-resource'] === true,
+      new: now,
+    });
+  }
+  for (const rule of COMPOSITIONS) diffComposition(rule, o[rule], n[rule], add);
+  // Never silent: a keyword no rule judges whose value changed, or a value of a shape its rule
+  // does not read (a broken file), is reported as unhandled.
+  for (const key of new Set([...Object.keys(o), ...Object.keys(n)])) {
+    if (WALKED.has(key)) continue;
+    const before = (o as Record<string, unknown>)[key];
+    const after = (n as Record<string, unknown>)[key];
+    const shape = KEYWORD_SHAPES[key];
+    if (shape !== undefined ? shape(before) && shape(after) : isDeepStrictEqual(before, after)) continue;
+    if (shape === undefined || !isDeepStrictEqual(before, after)) add(unhandled(key, before, after));
+  }
 
   const oldRequired = new Set(o.required ?? []);
   for (const name of [...(n.required ?? [])].sort()) {
@@ -118,6 +158,78 @@ function walk(o: JSONSchemaProps, n: JSONSchemaProps, path: string, out: SchemaC
   const oldValues = typeof o.additionalProperties === 'object' ? o.additionalProperties : undefined;
   const newValues = typeof n.additionalProperties === 'object' ? n.additionalProperties : undefined;
   if (oldValues && newValues) walk(oldValues, newValues, `${path === '.' ? '' : path}.*`, out);
+  else if (!isDeepStrictEqual(o.additionalProperties, n.additionalProperties))
+    add(
+      unhandled(
+        'additionalProperties',
+        o.additionalProperties as JsonValue | undefined,
+        n.additionalProperties as JsonValue | undefined,
+      ),
+    );
+}
+
+/** What the walk descends into (their changes are findings at the fields below). */
+const WALKED: ReadonlySet<string> = new Set(['required', 'properties', 'items', 'additionalProperties']);
+
+type Shape = (value: unknown) => boolean;
+const optional =
+  (check: (value: unknown) => boolean): Shape =>
+  (value) =>
+    value === undefined || check(value);
+const isBoolean = optional((v) => typeof v === 'boolean');
+const isNumber = optional((v) => typeof v === 'number');
+const isString = optional((v) => typeof v === 'string');
+const isList = optional((v) => Array.isArray(v));
+const isObject = optional((v) => typeof v === 'object' && v !== null && !Array.isArray(v));
+const anything: Shape = () => true;
+
+/**
+ * The keywords a rule above judges, with the shape of value the rule reads. Any other keyword whose
+ * value changed, and any of these holding a value of another shape, is reported as `unhandled`.
+ */
+const KEYWORD_SHAPES: Readonly<Record<string, Shape>> = {
+  type: isString,
+  'x-kubernetes-int-or-string': isBoolean,
+  description: isString,
+  title: isString,
+  example: anything,
+  externalDocs: isObject,
+  default: anything,
+  enum: isList,
+  ...Object.fromEntries([...LOWER_BOUNDS, ...UPPER_BOUNDS, 'multipleOf'].map((k) => [k, isNumber])),
+  exclusiveMinimum: isBoolean,
+  exclusiveMaximum: isBoolean,
+  uniqueItems: isBoolean,
+  pattern: isString,
+  format: isString,
+  nullable: isBoolean,
+  'x-kubernetes-preserve-unknown-fields': isBoolean,
+  'x-kubernetes-validations': isList,
+  'x-kubernetes-list-type': isString,
+  'x-kubernetes-list-map-keys': isList,
+  'x-kubernetes-map-type': isString,
+  'x-kubernetes-embedded-resource': isBoolean,
+  oneOf: isList,
+  anyOf: isList,
+  allOf: isList,
+  not: isObject,
+};
+
+const COMPOSITIONS = ['oneOf', 'anyOf', 'allOf', 'not'] as const;
+
+/** A difference no rule judges: risky, named by its keyword, with both values. */
+export function unhandled(key: string, o: unknown, n: unknown): Omit<SchemaChange, 'path'> {
+  return {
+    severity: 'risky',
+    rule: 'unhandled',
+    message: `${key} changed (no rule judges it: check by hand)`,
+    // Values read from YAML or JSON: JSON values by construction.
+    ...valuePair(o as JsonValue | undefined, n as JsonValue | undefined),
+  };
+}
+
+function isListOrAbsent(value: unknown): value is unknown[] | undefined {
+  return value === undefined || Array.isArray(value);
 }
 
 /** The type as a user reads it: int-or-string and preserved-unknown objects are types of their own. */
@@ -299,4 +411,113 @@ function diffCel(o: readonly ValidationRule[], n: readonly ValidationRule[], add
 function withoutRule(rule: ValidationRule): { [key: string]: JsonValue } {
   const { rule: _, ...rest } = rule;
   return rest as { [key: string]: JsonValue };
+}
+
+/** Title, example and external docs change no validation: safe, like the description. */
+function diffDocs(o: JSONSchemaProps, n: JSONSchemaProps, add: Add): void {
+  for (const key of ['title', 'example', 'externalDocs'] as const) {
+    const before = o[key] as JsonValue | undefined;
+    const after = n[key] as JsonValue | undefined;
+    if (before === undefined && after === undefined) continue;
+    if (before !== undefined && after !== undefined && isDeepStrictEqual(before, after)) continue;
+    add({ severity: 'safe', rule: 'description', message: `${key} changed`, ...valuePair(before, after) });
+  }
+}
+
+/**
+ * `multipleOf`: added restricts; removed loosens; changed is safe only when every multiple of the old
+ * value is a multiple of the new one (the new value divides the old).
+ */
+function diffMultipleOf(o: number | undefined, n: number | undefined, add: Add): void {
+  if (o === n) return;
+  const pair = valuePair(o, n);
+  if (n === undefined) add({ severity: 'safe', rule: 'multipleOf', message: 'multipleOf removed', ...pair });
+  else if (o === undefined)
+    add({ severity: 'breaking', rule: 'multipleOf', message: 'multipleOf added', ...pair });
+  else if (Number.isInteger(o / n))
+    add({
+      severity: 'safe',
+      rule: 'multipleOf',
+      message: 'multipleOf loosened (divides the old one)',
+      ...pair,
+    });
+  else
+    add({
+      severity: 'breaking',
+      rule: 'multipleOf',
+      message: 'multipleOf changed (existing multiples of the old value are refused)',
+      ...pair,
+    });
+}
+
+/**
+ * `x-kubernetes-list-type` (absent is `atomic`): a list that becomes a set or a map refuses objects
+ * whose items repeat and is merged item by item by server-side apply, so that is breaking; one that
+ * becomes atomic accepts everything it did but server-side apply now replaces it whole (risky). The
+ * keys of a list-map changing changes which items count as the same: breaking.
+ */
+function diffListType(o: JSONSchemaProps, n: JSONSchemaProps, add: Add): void {
+  const before = o['x-kubernetes-list-type'] ?? 'atomic';
+  const after = n['x-kubernetes-list-type'] ?? 'atomic';
+  if (before !== after) {
+    add({
+      severity: after === 'atomic' ? 'risky' : 'breaking',
+      rule: 'listType',
+      message:
+        after === 'atomic'
+          ? 'list became atomic: server-side apply replaces it whole instead of merging items'
+          : `list became a ${after}: objects whose items repeat${after === 'map' ? ' a key' : ''} are refused, server-side apply merges items`,
+      old: before,
+      new: after,
+    });
+    return;
+  }
+  if (after !== 'map') return;
+  const keysBefore = [...(o['x-kubernetes-list-map-keys'] ?? [])].sort();
+  const keysAfter = [...(n['x-kubernetes-list-map-keys'] ?? [])].sort();
+  if (!isDeepStrictEqual(keysBefore, keysAfter)) {
+    add({
+      severity: 'breaking',
+      rule: 'listMapKeys',
+      message:
+        'list-map keys changed: which items count as the same changes (duplicates refused, merges differ)',
+      old: o['x-kubernetes-list-map-keys'] ?? [],
+      new: n['x-kubernetes-list-map-keys'] ?? [],
+    });
+  }
+}
+
+/** `x-kubernetes-map-type` (absent is `granular`): changes how server-side apply merges, not what validates. */
+function diffMapType(o: JSONSchemaProps, n: JSONSchemaProps, add: Add): void {
+  const before = o['x-kubernetes-map-type'];
+  const after = n['x-kubernetes-map-type'];
+  if ((before ?? 'granular') === (after ?? 'granular')) return;
+  add({
+    severity: 'risky',
+    rule: 'mapType',
+    message:
+      after === 'atomic'
+        ? 'map became atomic: server-side apply replaces it whole instead of merging keys'
+        : 'map became granular: server-side apply merges it key by key',
+    old: before ?? 'granular',
+    new: after ?? 'granular',
+  });
+}
+
+/**
+ * `oneOf`, `anyOf`, `allOf`, `not`: added restricts what validates (breaking), removed loosens
+ * (safe), changed may refuse existing objects depending on the data (risky).
+ */
+function diffComposition(
+  rule: (typeof COMPOSITIONS)[number],
+  o: JSONSchemaProps[] | JSONSchemaProps | undefined,
+  n: JSONSchemaProps[] | JSONSchemaProps | undefined,
+  add: Add,
+): void {
+  if (o === undefined && n === undefined) return;
+  if (o !== undefined && n !== undefined && isDeepStrictEqual(o, n)) return;
+  const pair = valuePair(o as JsonValue | undefined, n as JsonValue | undefined);
+  if (o === undefined) add({ severity: 'breaking', rule, message: `${rule} added`, ...pair });
+  else if (n === undefined) add({ severity: 'safe', rule, message: `${rule} removed`, ...pair });
+  else add({ severity: 'risky', rule, message: `${rule} changed`, ...pair });
 }

@@ -8,26 +8,56 @@ export type Severity = 'breaking' | 'risky' | 'safe';
  * The check that found a change. The names follow the checks of OLM's CRD upgrade safety preflight
  * and kubernetes-sigs/crdify where one exists.
  */
-export type DiffRule =
-  | 'crdRemoved'
-  | 'crdAdded'
-  | 'scope'
-  | 'storedVersionRemoval'
-  | 'servedVersionRemoval'
-  | 'versionAdded'
-  | 'existingFieldRemoval'
-  | 'fieldAdded'
-  | 'required'
-  | 'type'
-  | 'default'
-  | 'enum'
-  | BoundRule
-  | 'pattern'
-  | 'format'
-  | 'nullable'
-  | 'preserveUnknownFields'
-  | 'cel'
-  | 'description';
+export const DIFF_RULES = [
+  'crdRemoved',
+  'crdAdded',
+  'scope',
+  'storedVersionRemoval',
+  'servedVersionRemoval',
+  'versionAdded',
+  'existingFieldRemoval',
+  'fieldAdded',
+  'required',
+  'type',
+  'default',
+  'enum',
+  'minimum',
+  'maximum',
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'minProperties',
+  'maxProperties',
+  'pattern',
+  'format',
+  'nullable',
+  'preserveUnknownFields',
+  'cel',
+  'description',
+  'multipleOf',
+  'uniqueItems',
+  'listType',
+  'listMapKeys',
+  'mapType',
+  'embeddedResource',
+  'oneOf',
+  'anyOf',
+  'allOf',
+  'not',
+  'names',
+  'conversion',
+  'subresources',
+  'printerColumns',
+  'served',
+  'deprecated',
+  'storage',
+  'selectableFields',
+  'servedVersionDifference',
+  'unhandled',
+] as const satisfies readonly string[];
+
+export type DiffRule = (typeof DIFF_RULES)[number];
 
 export type BoundRule =
   | 'minimum'
@@ -61,9 +91,13 @@ export interface CrdDocument {
   readonly metadata: { readonly name: string };
   readonly spec: {
     readonly group: string;
-    readonly names: { readonly kind: string; readonly plural: string };
+    readonly names: { readonly kind: string; readonly plural: string; readonly [key: string]: JsonValue };
     readonly scope: string;
     readonly versions: readonly CrdDocumentVersion[];
+    /** `spec.conversion`: `{ strategy: None | Webhook, webhook?: {...} }`. */
+    readonly conversion?: { readonly strategy?: string; readonly [key: string]: JsonValue | undefined };
+    /** Any other field of the spec (compared as `unhandled` unless a rule knows it). */
+    readonly [key: string]: unknown;
   };
   /** Present when the CRD was read from a cluster (`kubectl get crd -o yaml`). */
   readonly status?: { readonly storedVersions?: readonly string[] };
@@ -74,4 +108,14 @@ export interface CrdDocumentVersion {
   readonly served: boolean;
   readonly storage: boolean;
   readonly schema?: { readonly openAPIV3Schema?: JSONSchemaProps };
+  readonly deprecated?: boolean;
+  readonly deprecationWarning?: string;
+  readonly subresources?: {
+    readonly status?: Record<string, never>;
+    readonly scale?: { readonly [key: string]: JsonValue };
+  };
+  readonly additionalPrinterColumns?: readonly { readonly [key: string]: JsonValue }[];
+  readonly selectableFields?: readonly { readonly jsonPath: string }[];
+  /** Any other field of the version (compared as `unhandled` unless a rule knows it). */
+  readonly [key: string]: unknown;
 }

@@ -13,3 +13,4 @@ export { MarkerArgumentError, convertArg, parseNamedArgs, splitList, splitNamedA
 export { parseDocComment, type DocComment, type DocCommentOptions } from './jsdoc.ts';
 export { MarkerRegistry, markerError } from './registry.ts';
 export { renderMarkerTable } from './docs.ts';
+export { orphanDocComments, type OrphanDocComment } from './orphan-docs.ts';

@@ -1,5 +1,6 @@
 import type { Document, LineCounter as LineCounterType } from 'yaml';
 import { yamlPackage } from './yaml-package.ts';
+import { indentQuotedContinuations } from './yaml-quoted-lines.ts';
 
 /** One document of a YAML stream, converted to plain values. */
 export interface YamlDocumentValue {
@@ -24,16 +25,31 @@ export interface YamlProblem {
 
 /**
  * Every document of a YAML (or JSON) text as plain values, with the `yaml` package's YAML 1.2 core
- * schema. The first problem (a syntax error, an alias without its anchor, aliases that expand too
+ * schema, `<<` merge keys, and quoted scalars continued at their key's indentation (both as go-yaml
+ * reads them; test/unit/shared/yaml-go-verdicts.test.ts holds the reader to go-yaml's verdicts). The first problem (a syntax error, an alias without its anchor, aliases that expand too
  * far) ends the read as `fail(problem)`, which the caller turns into its own error: one message with
  * the file and line, never a crash in the conversion.
  */
 export function readYamlDocuments(text: string, fail: (problem: YamlProblem) => Error): YamlDocumentValue[] {
   const { LineCounter, parseAllDocuments } = yamlPackage();
-  const lineCounter: LineCounterType = new LineCounter();
-  const parsed = parseAllDocuments(text, { lineCounter, prettyErrors: true });
+  let lineCounter: LineCounterType = new LineCounter();
+  // `merge`: `<<` keys merge mappings, as go-yaml (YAML 1.1) reads them.
+  const options = { lineCounter, prettyErrors: true, merge: true };
+  let parsed = parseAllDocuments(text, options);
   // An empty stream is an EmptyStream, not a list.
   if (!Array.isArray(parsed)) return [];
+  if (parsed.some((d) => d.errors.length > 0)) {
+    // A quoted scalar continued at its key's indentation: go-yaml reads it, so op-gen does too.
+    const indented = indentQuotedContinuations(text);
+    if (indented !== undefined) {
+      const retryCounter: LineCounterType = new LineCounter();
+      const retry = parseAllDocuments(indented, { ...options, lineCounter: retryCounter });
+      if (Array.isArray(retry) && retry.every((d) => d.errors.length === 0)) {
+        parsed = retry;
+        lineCounter = retryCounter;
+      }
+    }
+  }
   return parsed.map((document, index) => {
     const line = lineCounter.linePos(document.contents?.range[0] ?? document.range[0]).line;
     const syntax = document.errors[0];

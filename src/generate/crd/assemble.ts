@@ -208,7 +208,8 @@ function crdVersion(k: KindVersion, storage: boolean, maxDescLen: number | undef
         jsonPath: String(a.jsonPath),
         ...(a.description === undefined ? {} : { description: String(a.description) }),
         ...(a.format === undefined ? {} : { format: String(a.format) }),
-        ...(a.priority === undefined ? {} : { priority: Number(a.priority) }),
+        // controller-gen leaves a priority of 0 (the default view) out.
+        ...(a.priority === undefined || Number(a.priority) === 0 ? {} : { priority: Number(a.priority) }),
       };
     });
   }

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { Environment } from '@marcbachmann/cel-js';
 import type { JSONSchemaProps } from '../../api-types/json-schema.ts';
 import { celPropertyName } from './cel-names.ts';
@@ -160,10 +161,9 @@ function celType(schema: JSONSchemaProps, table: TypeTable): string {
           fields[celPropertyName(name)] = celType(prop, table);
         const name = `OpGenObject${table.next++}`;
         table.env.registerType(name, { fields });
-        // Kubernetes' CEL compares objects for equality (`self == oldSelf`, immutability); the CEL
-        // library has no equality for a registered type until one is declared (`!=` follows from it).
-        // Only type-checked here, never evaluated.
-        table.env.registerOperator(`${name} == ${name}`, () => false);
+        // Objects compare with == and != as the API server's CEL does (`self == oldSelf` on an object
+        // field, what @immutable writes); only the check runs here, the handler is never called.
+        table.env.registerOperator(`${name} == ${name}`, (a: unknown, b: unknown) => isDeepStrictEqual(a, b));
         return name;
       }
       if (typeof schema.additionalProperties === 'object')

@@ -113,7 +113,8 @@ async function planFrom(
     ),
     crds,
     sizes: budget.sizes,
-    warnings: budget.warnings,
+    // A type used by several fields is checked once per use: its warning is said once.
+    warnings: [...new Set([...findings.warnings, ...budget.warnings])],
   };
 }
 /**

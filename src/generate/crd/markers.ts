@@ -118,7 +118,11 @@ export const crdMarkerSpecs: readonly Spec[] = [
   keyword(
     'pattern',
     'pattern',
-    { type: 'raw', required: true, help: 'an ECMA-262 regular expression; the rest of the line, verbatim' },
+    {
+      type: 'raw',
+      required: true,
+      help: "a regular expression in Go's RE2 syntax (the API server's); the rest of the line, verbatim",
+    },
     'Sets `pattern`.',
     `+${v}Pattern`,
   ),
@@ -410,7 +414,7 @@ export const crdMarkerSpecs: readonly Spec[] = [
     name: 'immutable',
     targets: ['field'],
     aliases: ['k8s:immutable'],
-    help: 'Adds the CEL rule `self == oldSelf` (message "field is immutable"): the value cannot change once set.',
+    help: 'Adds the CEL rule `self == oldSelf` (message "field is immutable"): the value cannot change once set. Works on fields of any type, objects, lists and maps included.',
     controllerGen: '+k8s:immutable',
     effect: schemaEffect((s) => addRule(s, { rule: 'self == oldSelf', message: 'field is immutable' })),
   },
@@ -533,7 +537,10 @@ export const crdMarkerSpecs: readonly Spec[] = [
       jsonPath: str('JSON path of the value, e.g. .status.replicas', true),
       description: str('column description'),
       format: str('OpenAPI format of the value, e.g. int32, date-time'),
-      priority: { type: 'int', help: '0 shows in the default view, higher only with -o wide' },
+      priority: {
+        type: 'int',
+        help: '0 (the default, left out of the CRD as controller-gen does) shows in the default view, higher only with -o wide',
+      },
     },
     help: 'Adds an `additionalPrinterColumns` entry (`kubectl get` columns). Order is kept.',
     controllerGen: '+kubebuilder:printcolumn',

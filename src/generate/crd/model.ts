@@ -5,7 +5,7 @@ import { goFormLines, goFormProblems } from '../go-forms.ts';
 import { ProblemsError, type ProblemCollector } from '../../shared/problems.ts';
 import { assertSourcesCompile } from '../../shared/ts-diagnostics.ts';
 import { crdMarkers, type CrdMarker } from './markers.ts';
-import type { RawTag, SourceLocation } from '../../markers/index.ts';
+import { orphanDocComments, type RawTag, type SourceLocation } from '../../markers/index.ts';
 import { findVersionFolders, readGroupVersion } from '../../source/discover.ts';
 import { docOf, lineOf } from '../../source/doc.ts';
 import { dns1035LabelErrors } from '../../k8s-names/dns.ts';
@@ -116,6 +116,7 @@ export async function walkApi(
     for (const fileName of folder.files) {
       const file = api.program.getSourceFile(fileName);
       if (!file) continue;
+      for (const text of orphanMarkerComments(file.text, display(fileName))) problems.add(text);
       for (const node of [...file.statements, file.endOfFileToken]) {
         if (!ts.isInterfaceDeclaration(node) && !ts.isTypeAliasDeclaration(node)) {
           orphanKindMarker(builder, node, display(fileName), problems);
@@ -184,6 +185,24 @@ function orphanKindMarker(
   problems.add(
     `${file}:${tag.line}: @kind is in a doc comment that documents no interface or type alias, so no kind is generated from it. Put the comment right above \`export interface <Kind> {\` with nothing in between.`,
   );
+}
+
+/**
+ * The problems of doc comments holding markers that TypeScript attaches to no declaration (both
+ * front ends: the syntax walk declines on any, so the messages are these).
+ */
+export function orphanMarkerComments(text: string, file: string): string[] {
+  return orphanDocComments(text)
+    .filter((c) => c.tags.some((t) => crdMarkers.knows(t)))
+    .map(
+      (c) =>
+        `${file}:${c.line}: a doc comment holding ${c.tags
+          .filter((t) => crdMarkers.knows(t))
+          .map((t) => `@${t}`)
+          .join(
+            ', ',
+          )} documents no declaration (it follows code on its line, or nothing follows it), so TypeScript attaches it to nothing and its markers would be lost. Put the comment on its own line right above the field or type it is for`,
+    );
 }
 
 /** A source file of the project (not a stub, not op-gen's own sources or helper types, not a dependency). */

@@ -56,6 +56,8 @@ export interface WalkFindings {
   readonly failed: { has(node: JSONSchemaProps): boolean };
   /** Nodes of embedded Kubernetes types' schemas (`--max-description-length auto` trims these first). */
   readonly embeddedK8s: { has(node: JSONSchemaProps): boolean };
+  /** Warnings of the markers (an unknown format), `file:line: ...` each. */
+  readonly warnings: readonly string[];
 }
 
 /**
@@ -74,6 +76,7 @@ export class SchemaBuilder {
   /** Where each schema node came from (for structural-check errors). */
   readonly origins = new WeakMap<JSONSchemaProps, Where>();
   readonly celRules: PendingCelRule[] = [];
+  readonly warnings: string[] = [];
   /** Every problem of the walk: a field with a problem is left out and the walk goes on. */
   readonly problems = new ProblemCollector();
   /** Stand-ins for fields that had a problem: later checks skip them (their problem is reported). */
@@ -90,6 +93,7 @@ export class SchemaBuilder {
       celRules: this.celRules,
       failed: this.failed,
       embeddedK8s: this.embeddedK8s,
+      warnings: this.warnings,
     };
   }
 
@@ -233,7 +237,7 @@ export class SchemaBuilder {
 
   /** Applies schema markers (in order) to a copy of `schema`. */
   applyMarkers(schema: JSONSchemaProps, markers: readonly CrdMarker[], where: Where): JSONSchemaProps {
-    return applySchemaMarkers(schema, markers, where, this.celRules);
+    return applySchemaMarkers(schema, markers, where, this.celRules, this.warnings);
   }
 
   #baseSchema(

@@ -3,6 +3,7 @@ import { markerError, type SourceLocation } from '../../markers/index.ts';
 import { OpGenError } from '../../errors.ts';
 import { ProblemsError, type Problem } from '../../shared/problems.ts';
 import type { CrdMarker } from './markers.ts';
+import { constraintProblems, KNOWN_FORMATS, nearestFormat, short, valueProblems } from './schema-checks.ts';
 
 /**
  * What both front ends of the CRD walk (the type checker's, schema-builder.ts, and the syntax
@@ -83,21 +84,115 @@ export function applySchemaMarkers(
   markers: readonly CrdMarker[],
   where: Where,
   celRules: PendingCelRule[],
+  /** Where warnings go (an unknown format); both front ends pass theirs. */
+  warnings?: string[],
 ): JSONSchemaProps {
   if (markers.length === 0) return schema;
   const out: JSONSchemaProps = { ...schema };
   const problems: Problem[] = [];
+  /** Per node a marker changed (the field's or its items'), the last marker that set each keyword. */
+  const setBy = new Map<JSONSchemaProps | 'items', Map<string, CrdMarker>>();
   for (const m of markers) {
+    const key = m.items ? 'items' : out;
+    const before = m.items ? out.items : out;
+    const snapshot = before ? { ...before } : {};
     try {
       applyMarker(out, m, where, celRules);
     } catch (err) {
       if (!(err instanceof OpGenError)) throw err;
       problems.push({ text: err.message });
+      continue;
+    }
+    const after: JSONSchemaProps = (m.items ? out.items : out) ?? {};
+    const changed = setBy.get(key) ?? new Map<string, CrdMarker>();
+    setBy.set(key, changed);
+    for (const k of new Set([...Object.keys(snapshot), ...Object.keys(after)])) {
+      const a = (snapshot as Record<string, unknown>)[k];
+      const b = (after as Record<string, unknown>)[k];
+      if (a !== b && JSON.stringify(a) !== JSON.stringify(b)) changed.set(k, m);
+    }
+  }
+  if (problems.length === 0) {
+    for (const [key, changed] of setBy) {
+      const node = key === 'items' ? out.items : key;
+      if (node) problems.push(...nodeProblems(node, changed, where, key === 'items', warnings));
     }
   }
   if (problems.length > 0) throw new ProblemsError(problems);
   return out;
 }
+
+/** Bounds, patterns, enum values and the default of one node, checked once its markers are applied. */
+function nodeProblems(
+  node: JSONSchemaProps,
+  changed: ReadonlyMap<string, CrdMarker>,
+  where: Where,
+  items: boolean,
+  warnings: string[] | undefined,
+): Problem[] {
+  const out: Problem[] = [];
+  const path = `${where.path}${items ? '[]' : ''}`;
+  const blame = (...keywords: string[]): CrdMarker | undefined => {
+    let last: CrdMarker | undefined;
+    for (const k of keywords) {
+      const m = changed.get(k);
+      if (m && (!last || m.location.line >= last.location.line)) last = m;
+    }
+    return last;
+  };
+  const report = (m: CrdMarker, message: string, fix: string): void => {
+    out.push({ text: markerError(m.location, m.tag, `${path}: ${message}`, fix).message });
+  };
+  for (const p of constraintProblems(node)) {
+    const partner = PARTNERS[p.keyword] ?? [];
+    const m = blame(p.keyword, ...partner);
+    if (m) report(m, p.message, p.fix);
+  }
+  if (out.length > 0) return out;
+  const constraints = [...changed.keys()].filter(
+    (k) => k !== 'description' && k !== 'x-kubernetes-validations',
+  );
+  if (node.enum && constraints.length > 0) {
+    const m = blame('enum', ...constraints);
+    const { enum: _, default: __, ...rest } = node;
+    for (const value of node.enum) {
+      const problems = valueProblems(value, rest);
+      if (m && problems.length > 0)
+        report(
+          m,
+          `the enum value ${JSON.stringify(value)} can never be set: ${problems.join('; ')}`,
+          'Remove the value or loosen the other constraints',
+        );
+    }
+  }
+  if (node.default !== undefined && constraints.length > 0) {
+    const m = changed.get('default') ?? blame(...constraints);
+    // The API server validates a default against the field's schema when the CRD is created.
+    const problems = valueProblems(node.default, node);
+    if (m && problems.length > 0) {
+      const value = short(node.default);
+      const said = problems.map((p) => (p.startsWith(value) ? p : `${value}: ${p}`));
+      out.push({
+        text: `${m.location.file}:${m.location.line}: ${path}: @default ${said.join('; ')}. Give a default that fits the type`,
+      });
+    }
+  }
+  const format = changed.get('format');
+  if (format && typeof node.format === 'string' && !KNOWN_FORMATS.includes(node.format)) {
+    warnings?.push(
+      `${format.location.file}:${format.location.line}: @${format.tag}: ${path}: unknown format ${JSON.stringify(node.format)}: the API server ignores it (did you mean ${nearestFormat(node.format)}?)`,
+    );
+  }
+  return out;
+}
+
+/** The keywords a constraint problem involves besides its own (either marker may be the one to fix). */
+const PARTNERS: Readonly<Record<string, readonly string[]>> = {
+  maximum: ['minimum', 'exclusiveMinimum', 'exclusiveMaximum'],
+  maxLength: ['minLength'],
+  maxItems: ['minItems'],
+  maxProperties: ['minProperties'],
+};
 
 function applyMarker(out: JSONSchemaProps, m: CrdMarker, where: Where, celRules: PendingCelRule[]): void {
   const effect = m.spec.effect;

@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import type { JSONSchemaProps } from '../../api-types/json-schema.ts';
-import type { DocComment, SourceLocation } from '../../markers/index.ts';
+import { orphanDocComments, type DocComment, type SourceLocation } from '../../markers/index.ts';
 import { isDns1123Subdomain } from '../../k8s-names/dns.ts';
 import { ProblemCollector } from '../../shared/problems.ts';
 import type {
@@ -124,6 +124,10 @@ export async function syntaxWalkApi(options: { cwd: string; apiDir?: string }): 
     const gv = walker.groupVersion(gvFile);
     if (gv.skip) continue;
     for (const file of files) {
+      // Markers in a doc comment attached to nothing: the checker walk reports them (model.ts).
+      const orphan = orphanDocComments(file.text).find((c) => c.tags.some((t) => crdMarkers.knows(t)));
+      if (orphan)
+        walker.decline(file, orphan.offset, 'a doc comment holding markers attached to no declaration');
       for (const stmt of file.statements) {
         if (stmt.s !== 'interface' && stmt.s !== 'alias') {
           walker.noKindMarker(file, stmt.pos);
@@ -150,6 +154,7 @@ export async function syntaxWalkApi(options: { cwd: string; apiDir?: string }): 
       celRules: walker.celRules,
       failed: new WeakSet(),
       embeddedK8s: walker.embeddedK8s,
+      warnings: walker.warnings,
     },
   };
 }
@@ -163,6 +168,7 @@ class SyntaxWalker {
   readonly #docs = new Map<DeclFile, Map<number, DocComment>>();
   readonly #display = new Map<DeclFile, string>();
   readonly celRules: PendingCelRule[] = [];
+  readonly warnings: string[] = [];
   readonly embeddedK8s = new WeakSet<JSONSchemaProps>();
   /** The built-in types' schemas, when the API imports any. */
   builtins: BuiltinSchemas | undefined;
@@ -231,7 +237,7 @@ class SyntaxWalker {
     at: number,
   ): JSONSchemaProps {
     try {
-      return applySchemaMarkers(schema, markers, where, this.celRules);
+      return applySchemaMarkers(schema, markers, where, this.celRules, this.warnings);
     } catch {
       return this.decline(file, at, 'a marker that does not fit its type');
     }
@@ -288,7 +294,10 @@ class SyntaxWalker {
         for (const base of stmt.extends) checkType(base);
         for (const m of stmt.members) checkType(m.type);
       } else if (stmt.s === 'alias') checkType(stmt.type);
-      else if (stmt.s === 'const') checkValue(stmt.init, stmt.start);
+      else if (stmt.s === 'const') {
+        if (stmt.type) checkType(stmt.type);
+        checkValue(stmt.init, stmt.start);
+      }
     }
   }
 
@@ -296,7 +305,7 @@ class SyntaxWalker {
    * The checker orders an enum's values by when it first created each literal type, and it creates
    * a union's literals in the order written when it first resolves that union. So an enum keeps its
    * written order whatever order the checker resolves unions in when every union (and every literal
-   * written alone or as a value) that holds a value holds the same values before it
+   * written alone, or as groupVersion's value) that holds a value holds the same values before it
    * (`'A' | 'B' | 'C1'` and `'A' | 'B' | 'C2'` do; `'A' | 'B'` and `'B' | 'A'` do not). Otherwise, and
    * for the literals the checker creates before reading any source, decline.
    */
@@ -354,7 +363,10 @@ class SyntaxWalker {
       for (const stmt of file.statements) {
         if (stmt.s === 'interface') for (const m of stmt.members) visit(m.type);
         else if (stmt.s === 'alias') visit(stmt.type);
-        else if (stmt.s === 'const') collect(stmt.init, stmt.start);
+        // The checker types a constant only when something uses it, and no type the syntax front end
+        // reads can (`typeof` declines): a constant no field uses creates no literal before the
+        // unions do, so only groupVersion (which the walk reads) counts.
+        else if (stmt.s === 'const' && stmt.name === 'groupVersion') collect(stmt.init, stmt.start);
       }
     }
   }

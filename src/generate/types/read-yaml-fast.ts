@@ -16,13 +16,19 @@ export interface FastDocument {
 }
 
 /**
- * Directives (`%YAML 1.1` switches the `yaml` package to YAML 1.1 scalars) and numbers that
- * overflow a double are left to the `yaml` package.
+ * Directives (`%YAML 1.1` switches the `yaml` package to YAML 1.1 scalars), numbers that overflow a
+ * double and `<<` merge keys (js-yaml's core schema keeps them as keys) are left to the `yaml` package.
  */
-const LEFT_TO_YAML = /^%|\d\.?[eE][+-]?\d{3}/m;
+const LEFT_TO_YAML = /^%|\d\.?[eE][+-]?\d{3}|(?:^|[\s{,])<<\s*:/m;
+
+/**
+ * A line starting with a key of 1,024 characters or more: YAML limits implicit keys to 1,024
+ * (go-yaml and the `yaml` package refuse longer ones), js-yaml does not.
+ */
+const LONG_LINE = /^[ \t-]*[^\s:#][^:\n]{1023,}:/m;
 
 export function readYamlFast(text: string): FastDocument[] | undefined {
-  if (LEFT_TO_YAML.test(text)) return undefined;
+  if (LEFT_TO_YAML.test(text) || LONG_LINE.test(text)) return undefined;
   let events: Event[];
   let values: unknown[];
   try {

@@ -122,6 +122,8 @@ export interface ConstDecl extends Span {
   readonly s: 'const';
   readonly exported: boolean;
   readonly name: string;
+  /** The type written after the name (`const a: Policy = 'A'`), if any. */
+  readonly type?: TypeNode;
   readonly init: Expression;
 }
 

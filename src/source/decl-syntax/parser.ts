@@ -389,10 +389,24 @@ export function parseDeclFile(fileName: string, text: string): DeclFile {
     }
     if (keyword.kind === 'ident' && keyword.value === 'const') {
       const name = binding();
+      // `export const AllowConcurrent: ConcurrencyPolicy = 'Allow';`
+      let annotation: TypeNode | undefined;
+      if (is(':')) {
+        take();
+        annotation = type();
+      }
       expect('=');
       const init = expression();
       endStatement();
-      statements.push({ s: 'const', pos: first.pos, start: first.start, exported, name, init });
+      statements.push({
+        s: 'const',
+        pos: first.pos,
+        start: first.start,
+        exported,
+        name,
+        init,
+        ...(annotation ? { type: annotation } : {}),
+      });
       continue;
     }
     fail(keyword, `a statement starting with \`${keyword.value}\``);

@@ -389,7 +389,8 @@ describe('crd diff: CRD-level rules', () => {
       { name: 'v1', schema: { type: 'object', properties: { a: { type: 'string' } } } },
       { name: 'v2', storage: true, schema: { type: 'object', properties: { b: { type: 'string' } } } },
     ]);
-    assert.deepEqual(rules(old, next), ['safe fieldAdded v2']);
+    // The field v2 gained is also a difference between the two served versions (conversion None).
+    assert.deepEqual(rules(old, next), ['safe fieldAdded v2', 'risky servedVersionDifference v1 -> v2']);
   });
 });
 

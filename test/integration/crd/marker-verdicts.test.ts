@@ -1,0 +1,347 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { after, before, describe, it } from 'node:test';
+import type { JSONSchemaProps } from '../../../src/api-types/json-schema.ts';
+import { main } from '../../../src/cli/main.ts';
+import { defineKind } from '../../../src/client/kind.ts';
+import { ResourceClient } from '../../../src/client/resource-client.ts';
+import { Transport } from '../../../src/client/transport.ts';
+import { crdMarkers } from '../../../src/generate/crd/markers.ts';
+import { parseDocComment } from '../../../src/markers/index.ts';
+import {
+  controlPlaneSkip,
+  installCrd,
+  startControlPlane,
+  type ControlPlane,
+} from '../../../src/testing/index.ts';
+
+/**
+ * op-gen's verdict on marker combinations held to the real API server's (issue 37, item 6): for
+ * each case the field's schema as the markers make it (their effects applied without op-gen's
+ * checks) goes to the API server in a CRD, created with a server-side dry run; `generate crd` must
+ * refuse every CRD the server refuses, and accept every one it accepts unless the case is one no
+ * object can use (unsatisfiable constraints, which the server lets through). When both accept and
+ * the field has a default, the CRD is installed and an object without the field is created, so the
+ * server applies the default.
+ */
+interface Case {
+  readonly name: string;
+  /** The field's TypeScript type. */
+  readonly type: string;
+  /** Marker lines (without ` * `). */
+  readonly markers: readonly string[];
+  /** Set when op-gen refuses what the server accepts: why no object can use the field. */
+  readonly unsatisfiable?: string;
+}
+
+const CASES: readonly Case[] = [
+  { name: 'pattern with an unclosed group', type: 'string', markers: ['@pattern ^([a-z'] },
+  { name: 'pattern with a lookahead (JavaScript only)', type: 'string', markers: ['@pattern (?=x)abc'] },
+  { name: 'pattern with a backreference', type: 'string', markers: ['@pattern (a)\\1'] },
+  {
+    name: 'pattern with \\z and a POSIX class (RE2 only)',
+    type: 'string',
+    markers: ['@pattern ^[[:alpha:]]+\\z'],
+  },
+  { name: 'pattern with a repeat over 1000', type: 'string', markers: ['@pattern a{1001}'] },
+  { name: 'default below the minimum', type: 'int32', markers: ['@minimum 0', '@default -5'] },
+  {
+    name: 'default above an exclusive maximum',
+    type: 'int32',
+    markers: ['@exclusiveMaximum 10', '@default 10'],
+  },
+  { name: 'default within bounds', type: 'int32', markers: ['@minimum 1', '@maximum 5', '@default 3'] },
+  { name: 'default not a multiple', type: 'number', markers: ['@multipleOf 2', '@default 3'] },
+  {
+    name: 'default not matching the pattern',
+    type: 'string',
+    markers: ['@pattern ^[a-z]+$', '@default "ABC"'],
+  },
+  { name: 'default matching the pattern', type: 'string', markers: ['@pattern ^[a-z]+$', '@default "abc"'] },
+  { name: 'default longer than maxLength', type: 'string', markers: ['@maxLength 3', '@default "abcd"'] },
+  { name: 'default not a date-time', type: 'string', markers: ['@format date-time', '@default "soon"'] },
+  {
+    name: 'default a date-time',
+    type: 'string',
+    markers: ['@format date-time', '@default "2026-11-27T02:00:00Z"'],
+  },
+  { name: 'default with too many items', type: 'string[]', markers: ['@maxItems 1', '@default ["a","b"]'] },
+  {
+    name: 'default item not in the items enum',
+    type: 'string[]',
+    markers: ['@items:enum a;b', '@default ["c"]'],
+  },
+  {
+    name: 'object default lacking a required field',
+    type: '{ x: string; y?: int32 }',
+    markers: ['@default {"y": 1}'],
+  },
+  { name: 'object default with a wrong nested type', type: '{ x?: string }', markers: ['@default {"x": 1}'] },
+  {
+    name: 'object default lacking a required field that has its own default',
+    type: 'Inner',
+    markers: ['@default {"x": "a"}'],
+  },
+  {
+    name: 'minimum above maximum',
+    type: 'int32',
+    markers: ['@minimum 5', '@maximum 1'],
+    unsatisfiable: 'no integer is ≥ 5 and ≤ 1',
+  },
+  { name: 'minimum equal to maximum', type: 'int32', markers: ['@minimum 5', '@maximum 5'] },
+  {
+    name: 'minLength above maxLength',
+    type: 'string',
+    markers: ['@minLength 5', '@maxLength 2'],
+    unsatisfiable: 'no string is that long and that short',
+  },
+  {
+    name: 'minItems above maxItems',
+    type: 'string[]',
+    markers: ['@minItems 3', '@maxItems 1'],
+    unsatisfiable: 'no list has ≥ 3 and ≤ 1 items',
+  },
+  {
+    name: 'minProperties above maxProperties',
+    type: 'Record<string, string>',
+    markers: ['@minProperties 2', '@maxProperties 1'],
+    unsatisfiable: 'no map has ≥ 2 and ≤ 1 keys',
+  },
+  {
+    name: 'negative maxLength',
+    type: 'string',
+    markers: ['@maxLength -1'],
+    unsatisfiable: 'no string is shorter than 0',
+  },
+  {
+    name: 'multipleOf 0',
+    type: 'number',
+    markers: ['@multipleOf 0'],
+    unsatisfiable: 'no number is a multiple of 0',
+  },
+  {
+    name: 'an enum value the pattern refuses',
+    type: 'string',
+    markers: ['@enum a;B;c', '@pattern ^[a-z]+$'],
+    unsatisfiable: '"B" can never be set',
+  },
+  {
+    name: 'an enum value over maxLength',
+    type: 'string',
+    markers: ['@enum a;bbbb', '@maxLength 3'],
+    unsatisfiable: '"bbbb" can never be set',
+  },
+  { name: 'unknown format (a warning)', type: 'string', markers: ['@format not-a-format'] },
+];
+
+const GROUP = 'verdicts.example.com';
+const CrdKind = defineKind<{ metadata: { name: string } } & Record<string, unknown>>({
+  group: 'apiextensions.k8s.io',
+  version: 'v1',
+  kind: 'CustomResourceDefinition',
+  plural: 'customresourcedefinitions',
+  namespaced: false,
+});
+
+const INNER = 'export interface Inner {\n  x: string;\n  /** @default 2 */\n  y: int32;\n}\n';
+
+function typesFile(c: Case): string {
+  const doc = c.markers.map((m) => `   * ${m}\n`).join('');
+  return `import type { ObjectMeta, int32 } from 'op-gen';
+${INNER}
+export interface ThingSpec {
+  /**
+${doc}   */
+  field?: ${c.type};
+}
+/**
+ * @kind
+ */
+export interface Thing {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+  spec?: ThingSpec;
+}
+`;
+}
+
+/** The field's schema as the markers make it, without op-gen's checks (what an unchecked CRD would hold). */
+function uncheckedSchema(c: Case): JSONSchemaProps {
+  const base: Record<string, JSONSchemaProps> = {
+    string: { type: 'string' },
+    int32: { type: 'integer', format: 'int32' },
+    number: { type: 'number' },
+    'string[]': { type: 'array', items: { type: 'string' } },
+    'Record<string, string>': { type: 'object', additionalProperties: { type: 'string' } },
+    '{ x: string; y?: int32 }': {
+      type: 'object',
+      required: ['x'],
+      properties: { x: { type: 'string' }, y: { type: 'integer', format: 'int32' } },
+    },
+    '{ x?: string }': { type: 'object', properties: { x: { type: 'string' } } },
+    Inner: {
+      type: 'object',
+      required: ['x', 'y'],
+      properties: { x: { type: 'string' }, y: { type: 'integer', format: 'int32', default: 2 } },
+    },
+  };
+  const schema: JSONSchemaProps = structuredClone(base[c.type] ?? {});
+  const doc = parseDocComment(`/**\n${c.markers.map((m) => ` * ${m}\n`).join('')} */`, 1);
+  const { markers } = crdMarkers.parseAll(doc.tags, 'field', 'types.ts');
+  for (const m of markers) {
+    const effect = m.spec.effect;
+    if (effect?.on !== 'schema') continue;
+    effect.apply(m.items ? (schema.items ?? {}) : schema, m);
+  }
+  return schema;
+}
+
+function crdFor(
+  plural: string,
+  field: JSONSchemaProps,
+): Record<string, unknown> & { metadata: { name: string } } {
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${plural}.${GROUP}` },
+    spec: {
+      group: GROUP,
+      names: { kind: `K${plural}`, plural, singular: plural, listKind: `K${plural}List` },
+      scope: 'Namespaced',
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          schema: {
+            openAPIV3Schema: {
+              type: 'object',
+              properties: { spec: { type: 'object', properties: { field } } },
+            },
+          },
+        },
+      ],
+    },
+  };
+}
+
+function sink(): { stream: Writable; text: () => string } {
+  const chunks: string[] = [];
+  return {
+    stream: new Writable({
+      write(chunk: Buffer, _enc, done) {
+        chunks.push(chunk.toString());
+        done();
+      },
+    }),
+    text: () => chunks.join(''),
+  };
+}
+
+describe(
+  'marker combinations: op-gen refuses every CRD the API server refuses',
+  { timeout: 600_000, skip: controlPlaneSkip() },
+  () => {
+    let cp: ControlPlane;
+    let transport: Transport;
+    const root = mkdtempSync(join(tmpdir(), 'op-gen-marker-verdicts-'));
+    before(async () => {
+      cp = await startControlPlane();
+      transport = await Transport.fromKubeConfig(cp.kubeConfig);
+    });
+    after(async () => {
+      transport?.close();
+      await cp?.stop();
+      rmSync(root, { recursive: true, force: true });
+    });
+
+    const counts = { serverRefused: 0, unsatisfiable: 0, bothAccept: 0, defaultsApplied: 0 };
+    for (const [i, c] of CASES.entries()) {
+      it(c.name, async () => {
+        const project = join(root, String(i));
+        const dir = join(project, 'src/api/things/v1');
+        mkdirSync(dir, { recursive: true });
+        writeFileSync(
+          join(dir, 'groupversion.ts'),
+          `export const groupVersion = { group: '${GROUP}', version: 'v1' } as const;\n`,
+        );
+        writeFileSync(join(dir, 'types.ts'), typesFile(c));
+        const err = sink();
+        const code = await main(['generate', 'crd', '--cwd', project], {
+          stdout: sink().stream,
+          stderr: err.stream,
+        });
+        const opGenAccepts = code === 0;
+
+        const plural = `case${i}`;
+        const field = uncheckedSchema(c);
+        let serverAccepts = true;
+        let serverSays = '';
+        try {
+          await new ResourceClient(transport, CrdKind).create(crdFor(plural, field), { dryRun: 'All' });
+        } catch (e) {
+          serverAccepts = false;
+          serverSays = e instanceof Error ? e.message : String(e);
+        }
+        const context = `op-gen exit ${code}: ${err.text()}\nserver: ${serverSays}\nschema: ${JSON.stringify(field)}`;
+        if (!serverAccepts) {
+          counts.serverRefused++;
+          assert.equal(opGenAccepts, false, `the API server refuses this CRD; op-gen must too\n${context}`);
+          assert.match(err.text(), /types\.ts:\d+: /, 'the refusal names file:line');
+          return;
+        }
+        if (c.unsatisfiable) {
+          counts.unsatisfiable++;
+          assert.equal(
+            opGenAccepts,
+            false,
+            `no object can use this field (${c.unsatisfiable}); op-gen refuses\n${context}`,
+          );
+          assert.match(err.text(), /types\.ts:\d+: /);
+          return;
+        }
+        counts.bothAccept++;
+        assert.equal(opGenAccepts, true, `the API server accepts this CRD; so must op-gen\n${context}`);
+        if (!c.markers.some((m) => m.startsWith('@default'))) return;
+        // The generated CRD, installed for real: an object without the field gets the default.
+        const written = JSON.parse(
+          JSON.stringify(
+            (await import('yaml')).parse(
+              readFileSync(join(project, `config/crd/bases/${GROUP}_things.yaml`), 'utf8'),
+            ),
+          ),
+        ) as { spec: { names: Record<string, string> }; metadata: { name: string } };
+        written.spec.names = { kind: `K${plural}`, plural, singular: plural, listKind: `K${plural}List` };
+        written.metadata.name = `${plural}.${GROUP}`;
+        await installCrd(cp.kubeConfig, written);
+        const kind = defineKind<{
+          metadata: { name: string; namespace: string };
+          spec?: Record<string, unknown>;
+        }>({
+          group: GROUP,
+          version: 'v1',
+          kind: `K${plural}`,
+          plural,
+          namespaced: true,
+        });
+        const created = await new ResourceClient(transport, kind).create({
+          metadata: { name: 'x', namespace: 'default' },
+          spec: {},
+        });
+        assert.notEqual(created.spec?.field, undefined, 'the server applied the default');
+        counts.defaultsApplied++;
+      });
+    }
+
+    it('covered every verdict', () => {
+      assert.equal(counts.serverRefused + counts.unsatisfiable + counts.bothAccept, CASES.length);
+      assert.ok(counts.serverRefused >= 10, JSON.stringify(counts));
+      assert.ok(counts.unsatisfiable >= 6, JSON.stringify(counts));
+      assert.ok(counts.defaultsApplied >= 3, JSON.stringify(counts));
+    });
+  },
+);
