@@ -158,7 +158,7 @@ function resolveFrom(from: string, work: string): OpGenInstall {
     );
   const entry = binEntry(dir, pkg.bin);
   if (!existsSync(entry)) throw new UsageError(`--from ${from}: no ${relative(dir, entry)} there.`);
-  if (!existsSync(join(dir, 'dist')) && !existsSync(join(dir, 'node_modules')))
+  if (!existsSync(join(dir, 'dist')))
     throw new UsageError(`--from ${from}: not built; run npm ci && npm run build in it first.`);
   return { version: pkg.version, entry };
 }

@@ -9,12 +9,12 @@ import { tempDir } from '../../unit/scaffold/helpers.ts';
 /**
  * `op-gen upgrade` from an older op-gen to this checkout, no cluster and no network. The older op-gen
  * is built by the test from this checkout (dist/, bin/, templates/, package.json copied, node_modules
- * linked) with its version set to 0.0.1-old and three template changes, so a fresh clone reproduces
+ * linked) with its version set to 0.0.1-old and template differences, so a fresh clone reproduces
  * it without tags or history: the old scaffold has a comment line at the top of the controller that
  * the newer one dropped (the user edits that line: the conflict), a line in the Dockerfile the newer
  * one changed (untouched by the user: it arrives), no `.dockerignore` template (so the newer
- * scaffold's `.dockerignore` is added) and a file the newer scaffold dropped (unchanged by the user:
- * deleted). This checkout is not modified.
+ * scaffold's `.dockerignore` is added), a file the newer scaffold dropped (unchanged by the user:
+ * deleted) and one it dropped that the user changed (kept). This checkout is not modified.
  */
 
 const OP_GEN_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -39,6 +39,8 @@ describe('op-gen upgrade: an older op-gen scaffold, edited by the user, upgraded
   let upgrade: { code: number; out: string; err: string };
   let dryRun: { code: number; out: string; err: string };
   let beforeDryRun: string;
+  let afterDryRun: string;
+  let droppedAfterDryRun: boolean;
 
   after(tmp.cleanup);
 
@@ -61,6 +63,7 @@ describe('op-gen upgrade: an older op-gen scaffold, edited by the user, upgraded
       join(old, 'templates/init/hack/upgrade-dropped.txt.hbs'),
       'dropped by the newer scaffold\n',
     );
+    writeFileSync(join(old, 'templates/init/hack/upgrade-dropped-edited.txt.hbs'), 'dropped, but edited\n');
     rmSync(join(old, 'templates/init/_dockerignore.hbs'));
 
     // Made with the older op-gen.
@@ -90,9 +93,12 @@ describe('op-gen upgrade: an older op-gen scaffold, edited by the user, upgraded
     text.push('// The user: reconcile notes.');
     writeFileSync(controller, text.join('\n'));
     writeFileSync(join(project, 'src/controllers/pricing.ts'), 'export const PRICE = 1;\n');
+    writeFileSync(join(project, 'hack/upgrade-dropped-edited.txt'), 'the user changed this\n');
 
     beforeDryRun = readFileSync(controller, 'utf8');
     dryRun = cli(project, CLI, 'upgrade', '--from', old, '--dry-run');
+    afterDryRun = readFileSync(controller, 'utf8');
+    droppedAfterDryRun = existsSync(join(project, 'hack/upgrade-dropped.txt'));
     upgrade = cli(project, CLI, 'upgrade', '--from', old);
   });
 
@@ -112,6 +118,8 @@ describe('op-gen upgrade: an older op-gen scaffold, edited by the user, upgraded
     assert.match(dryRun.out, /dry run: nothing written/);
     assert.match(dryRun.out, /conflicted.*: 1\n\s+src\/controllers\/widget\.controller\.ts/);
     assert.match(dryRun.err, /would have conflicts/);
+    assert.equal(afterDryRun, beforeDryRun);
+    assert.ok(droppedAfterDryRun, 'dry run deletes nothing');
   });
 
   it('keeps the user edits, takes the scaffold changes, marks the conflict and exits non-zero', () => {
@@ -145,6 +153,12 @@ describe('op-gen upgrade: an older op-gen scaffold, edited by the user, upgraded
     assert.match(upgrade.out, /updated: \d+\n(\s+.*\n)*\s+Dockerfile\n/);
     assert.match(upgrade.out, /added: 1\n\s+\.dockerignore\n/);
     assert.match(upgrade.out, /deleted: 1\n\s+hack\/upgrade-dropped\.txt\n/);
+    // A file the newer scaffold dropped but the user changed stays, reported as kept.
+    assert.equal(
+      readFileSync(join(project, 'hack/upgrade-dropped-edited.txt'), 'utf8'),
+      'the user changed this\n',
+    );
+    assert.match(upgrade.out, /kept[^\n]*: 1\n\s+hack\/upgrade-dropped-edited\.txt\n/);
     assert.match(upgrade.out, /npm run generate/);
   });
 
