@@ -8,6 +8,7 @@ import { createWebhookCommand } from './create-webhook.ts';
 import { crdCommand } from './crd-diff.ts';
 import { initCommand } from './init.ts';
 import { runCommand } from './run.ts';
+import { upgradeCommand } from './upgrade.ts';
 
 /** Top-level commands (`op-gen <name>`); the `generate` subcommands are in generate-commands.ts. */
 export const topLevelCommands: readonly CommandModule[] = [
@@ -20,4 +21,5 @@ export const topLevelCommands: readonly CommandModule[] = [
   buildInstallerCommand,
   crdCommand,
   runCommand,
+  upgradeCommand,
 ];

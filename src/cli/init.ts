@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { CommandModule } from './command-module.ts';
 import { contextFor } from './context.ts';
+import { UsageError } from '../errors.ts';
 
 interface InitFlags {
   domain?: string;
@@ -12,6 +13,7 @@ interface InitFlags {
   skipInstall?: boolean;
   opGenPath?: string;
   sharding?: boolean;
+  year?: string;
 }
 
 /** `op-gen init [dir]`: a new operator project (see docs/init.md). */
@@ -36,6 +38,7 @@ export const initCommand: CommandModule = {
         '--sharding',
         'active-active replicas: the manager takes --sharding, 3 replicas, sharded controllers',
       )
+      .option('--year <year>', 'copyright year of the license header (default: this year)')
       .action(async (dir: string | undefined, flags: InitFlags, command) => {
         const ctx = contextFor(command, io);
         // The scaffold engine (handlebars) loads only when the command runs: every other op-gen run starts faster.
@@ -44,10 +47,14 @@ export const initCommand: CommandModule = {
           import('../scaffold/prompt.ts'),
         ]);
         const prompt = terminalPrompter();
+        const { year, ...rest } = flags;
+        if (year !== undefined && !/^\d{4}$/.test(year))
+          throw new UsageError(`invalid --year ${JSON.stringify(year)}: four digits (2026).`);
         await initProject(
           {
             dir: resolve(ctx.cwd, dir ?? '.'),
-            ...flags,
+            ...rest,
+            ...(year !== undefined ? { year: Number(year) } : {}),
             ...(flags.opGenPath ? { opGenPath: resolve(ctx.cwd, flags.opGenPath) } : {}),
           },
           { stdout: ctx.stdout, stderr: ctx.stderr, ...(prompt ? { prompt } : {}) },

@@ -8,6 +8,7 @@ import {
   PROJECT_FILE,
   renderProjectFile,
   requireProjectFile,
+  withScaffoldCommand,
   type ProjectFile,
   type ProjectResource,
 } from '../shared/project-file.ts';
@@ -177,6 +178,7 @@ function editRegistries(
   resource: ProjectResource,
   created: readonly RenderedFile[],
   firstVersion: boolean,
+  example: ApiExample | undefined,
 ): RenderedFile[] {
   const { kind, controller } = resource;
   const kindFile = kebabCase(kind);
@@ -218,7 +220,15 @@ function editRegistries(
       ),
     });
   }
-  const updated: ProjectFile = { ...project, resources: [...project.resources, resource] };
+  const updated: ProjectFile = withScaffoldCommand(
+    { ...project, resources: [...project.resources, resource] },
+    [
+      ...['create', 'api', '--group', resource.group, '--version', resource.version, '--kind', kind],
+      resource.namespaced ? '--namespaced' : '--cluster',
+      controller ? '--controller' : '--no-controller',
+      ...(example !== undefined ? ['--example', example] : []),
+    ],
+  );
   edited.push({ path: PROJECT_FILE, content: renderProjectFile(updated) });
   return edited;
 }
@@ -236,7 +246,7 @@ export async function createApi(options: CreateApiOptions, io: CreateApiIo): Pro
     );
   }
   const created = renderNewFiles(root, project, resource, firstVersion, options.example);
-  const edited = editRegistries(root, project, resource, created, firstVersion);
+  const edited = editRegistries(root, project, resource, created, firstVersion, options.example);
 
   const all = [...created, ...edited].sort((a, b) => (a.path < b.path ? -1 : 1));
   writeFilesAtomically(all.map((f) => ({ path: join(root, f.path), content: f.content })));

@@ -8,6 +8,7 @@ import {
   PROJECT_FILE,
   renderProjectFile,
   requireProjectFile,
+  withScaffoldCommand,
   type ProjectFile,
   type ProjectWebhooks,
 } from '../shared/project-file.ts';
@@ -281,10 +282,16 @@ export async function createWebhook(
     ...(options.conversion || had.conversion ? { conversion: true } : {}),
     ...(options.conversion ? { spokes } : had.spokes ? { spokes: had.spokes } : {}),
   };
-  const updated: ProjectFile = {
-    ...project,
-    resources: project.resources.map((r) => (r === resource ? { ...r, webhooks } : r)),
-  };
+  const updated: ProjectFile = withScaffoldCommand(
+    { ...project, resources: project.resources.map((r) => (r === resource ? { ...r, webhooks } : r)) },
+    [
+      ...['create', 'webhook', '--group', group, '--version', version, '--kind', kind],
+      ...(options.defaulting ? ['--defaulting'] : []),
+      ...(options.validation ? ['--programmatic-validation'] : []),
+      ...(options.conversion ? ['--conversion', '--spoke', spokes.join(',')] : []),
+      ...(options.force ? ['--force'] : []),
+    ],
+  );
   edited.push({ path: PROJECT_FILE, content: renderProjectFile(updated) });
 
   const out: OutputFile[] = [...created, ...edited]

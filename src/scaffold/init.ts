@@ -10,6 +10,7 @@ import { titleCase, validateDomain, validateProjectName } from './names.ts';
 import { requiredValue, type Prompter } from './prompt.ts';
 import { renderTemplateSet, type RenderedFile } from './render.ts';
 import { dependencyVersions, opGenDependency } from './versions.ts';
+import { opGenVersion } from '../version.ts';
 
 export interface InitOptions {
   /** The project directory (created when missing). */
@@ -102,7 +103,17 @@ export async function initProject(options: InitOptions, io: ScaffoldIo): Promise
   if (options.opGenPath !== undefined) validateOpGenPath(options.opGenPath);
 
   const owner = options.owner ?? `The ${name} Authors`;
-  const header = licenseHeader(license as License, owner, options.year ?? new Date().getUTCFullYear());
+  const year = options.year ?? new Date().getUTCFullYear();
+  const header = licenseHeader(license as License, owner, year);
+  // Every value resolved (prompts answered, defaults applied): `op-gen upgrade` replays it unattended.
+  const recorded = [
+    'init',
+    ...['--domain', domain, '--name', name],
+    ...(options.repo ? ['--repo', options.repo] : []),
+    ...['--license', license, '--owner', owner, '--year', String(year)],
+    ...(options.sharding ? ['--sharding'] : []),
+    ...(options.opGenPath !== undefined ? ['--op-gen-path', resolve(options.opGenPath)] : []),
+  ];
   const project: ProjectFile = {
     version: 1,
     domain,
@@ -111,6 +122,7 @@ export async function initProject(options: InitOptions, io: ScaffoldIo): Promise
     apiDir: 'src/api',
     resources: [],
     ...(options.sharding ? { sharding: true } : {}),
+    scaffold: { opGenVersion: opGenVersion(), commands: [recorded] },
   };
   const context = {
     projectName: name,

@@ -43,6 +43,18 @@ const TOP: Readonly<Record<string, Field>> = {
   resources: { check: Array.isArray, want: 'a list' },
   rbac: { check: isMapping, want: 'a mapping' },
   sharding: BOOLEAN,
+  scaffold: { check: isMapping, want: 'a mapping (opGenVersion, commands)' },
+};
+
+const SCAFFOLD: Readonly<Record<string, Field>> = {
+  opGenVersion: { ...STRING, required: true },
+  commands: {
+    check: (v) =>
+      Array.isArray(v) &&
+      v.every((c) => Array.isArray(c) && c.length > 0 && c.every((a) => typeof a === 'string')),
+    want: 'a list of commands, each a list of its arguments ([init, --domain, example.com])',
+    required: true,
+  },
 };
 
 const RESOURCE: Readonly<Record<string, Field>> = {
@@ -97,6 +109,7 @@ export function projectFileProblems(data: unknown): string[] {
     return [`must be a mapping (domain, projectName, resources, ...), found ${describeValue(data)}`];
   const problems = mappingProblems(data, TOP, '');
   if (isMapping(data.rbac)) problems.push(...mappingProblems(data.rbac, RBAC, 'rbac'));
+  if (isMapping(data.scaffold)) problems.push(...mappingProblems(data.scaffold, SCAFFOLD, 'scaffold'));
   if (!Array.isArray(data.resources)) return problems;
   const seen = new Map<string, number>();
   data.resources.forEach((resource: unknown, i) => {

@@ -29,6 +29,17 @@ export interface ProjectWebhooks {
   readonly spokes?: readonly string[];
 }
 
+/**
+ * How the project was made (kubebuilder's PROJECT `cliVersion` + its plugin chain): the op-gen version
+ * of `init` and every scaffolding command after it, in order, each as the arguments that replay it
+ * without prompts. `op-gen upgrade` re-runs them with the old and the new op-gen (docs/upgrade.md).
+ */
+export interface ScaffoldRecord {
+  readonly opGenVersion: string;
+  /** `[init, --domain, example.com, ...]`, `[create, api, --group, cache, ...]`, ... */
+  readonly commands: readonly (readonly string[])[];
+}
+
 export interface ProjectFile {
   readonly version: 1;
   readonly domain: string;
@@ -41,6 +52,14 @@ export interface ProjectFile {
   readonly rbac?: { readonly roleName?: string };
   /** `op-gen init --sharding`: controllers `create api` adds are sharded (docs/sharding.md). */
   readonly sharding?: boolean;
+  /** Written by `init`; a project made before op-gen recorded it has none (`op-gen upgrade` says what to add). */
+  readonly scaffold?: ScaffoldRecord;
+}
+
+/** `project` with `command` appended to its scaffold record; unchanged when it has none (never a partial record). */
+export function withScaffoldCommand(project: ProjectFile, command: readonly string[]): ProjectFile {
+  if (!project.scaffold) return project;
+  return { ...project, scaffold: { ...project.scaffold, commands: [...project.scaffold.commands, command] } };
 }
 
 export function apiGroup(project: Pick<ProjectFile, 'domain'>, group: string): string {
@@ -80,6 +99,7 @@ export function readProjectFile(dir: string): ProjectFile | undefined {
     resources: raw.resources ?? [],
     ...(raw.rbac?.roleName ? { rbac: { roleName: raw.rbac.roleName } } : {}),
     ...(raw.sharding === true ? { sharding: true } : {}),
+    ...(raw.scaffold ? { scaffold: raw.scaffold } : {}),
   };
 }
 

@@ -48,7 +48,17 @@ describe('an invalid op-gen.yaml', () => {
     [
       'a misspelt key (was a project without resources)',
       'domain: example.com\nprojectName: demo\nresource: []\n',
-      /op-gen\.yaml: resource: unknown field \(known: version, domain, projectName, repo, apiDir, resources, rbac, sharding\)/,
+      /op-gen\.yaml: resource: unknown field \(known: version, domain, projectName, repo, apiDir, resources, rbac, sharding, scaffold\)/,
+    ],
+    [
+      'a scaffold record whose commands are not lists of arguments (op-gen upgrade would replay them)',
+      'domain: example.com\nprojectName: demo\nscaffold:\n  opGenVersion: 0.1.0\n  commands:\n    - init --domain example.com\n',
+      /op-gen\.yaml: scaffold\.commands: must be a list of commands, each a list of its arguments/,
+    ],
+    [
+      'a scaffold record without its version',
+      'domain: example.com\nprojectName: demo\nscaffold:\n  commands: [[init]]\n',
+      /op-gen\.yaml: scaffold\.opGenVersion: missing/,
     ],
     [
       'a resource field of the wrong type',
