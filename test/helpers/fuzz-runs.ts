@@ -25,10 +25,18 @@ export function fuzzRuns(byDefault: number, all: number = byDefault, env: FuzzEn
   const raw = env.OP_GEN_FUZZ_RUNS;
   if (raw === undefined) return byDefault;
   if (raw === 'all') return all;
+  return runCount('OP_GEN_FUZZ_RUNS', raw, ' or to `all` (each property its full count)');
+}
+
+/**
+ * The positive integer an environment variable `name` holds (`raw`), or an error naming the variable
+ * and what it takes (`or` adds the named modes it also takes).
+ */
+export function runCount(name: string, raw: string, or = ''): number {
   if (/^[1-9][0-9]*$/.test(raw) && Number.isSafeInteger(Number(raw))) return Number(raw);
   throw new Error(
-    `OP_GEN_FUZZ_RUNS=${JSON.stringify(raw)} is not a run count: set it to a positive integer (the cases ` +
-      'each property runs) or to `all` (each property its full count), or unset it for the defaults',
+    `${name}=${JSON.stringify(raw)} is not a run count: set it to a positive integer (the cases each ` +
+      `property runs)${or}, or unset it for the defaults`,
   );
 }
 
