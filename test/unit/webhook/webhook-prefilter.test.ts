@@ -32,6 +32,12 @@ function webhookFindings(text: string): string[] {
   return out;
 }
 
+/**
+ * Whether a file ends inside a JSDoc comment. TypeScript 6.0.3's parser never returns on some of
+ * those (`/** @a--:` at the end of the file, found by this property), so the oracle leaves them out.
+ */
+const endsInsideJsDoc = (text: string): boolean => text.lastIndexOf('/**') > text.lastIndexOf('*/');
+
 const TAG_NAMES = [
   'webhook',
   'webhookconfiguration',
@@ -80,6 +86,7 @@ describe('mayHoldWebhookMarkers (the prefilter that spares a project without web
       t,
       fc.property(fc.array(line, { maxLength: 14 }), (lines) => {
         const text = lines.join('\n');
+        if (endsInsideJsDoc(text)) return;
         if (mayHoldWebhookMarkers(text)) {
           // Files with findings are drawn, or a prefilter passing over everything would pass (the
           // oracle is slow: the first few dozen held files are enough to show it).
