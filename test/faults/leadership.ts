@@ -88,15 +88,18 @@ export function sampleLeadership(
 }
 
 /**
- * Each replica's leadership as /metrics proves it: it led at least from the first answer saying so
- * (when that answer was read) to the last one (when that request was sent); a process leads once.
+ * Each replica's leadership as /metrics may have had it: an answer saying it leads was true at some
+ * moment between the request's send and the answer's read, so it may have led from the first such
+ * send to the last such read (a process leads once). These widest intervals are the ones checked for
+ * overlap: the narrowest (first read to last send) hid an overlap shorter than two scrapes, and a
+ * replica seen leading once had none at all.
  */
 export function metricIntervals(record: LeadershipRecord): Interval[] {
   const out: Interval[] = [];
   for (const [replica, samples] of record.samples) {
     const leading = samples.filter((s) => s.leader);
-    if (leading.length < 2) continue;
-    out.push({ replica, from: leading[0]!.readAt, to: leading.at(-1)!.sentAt });
+    if (leading.length === 0) continue;
+    out.push({ replica, from: leading[0]!.sentAt, to: leading.at(-1)!.readAt });
   }
   return out;
 }

@@ -95,7 +95,8 @@ export async function apiServerRestart(env: FaultEnv, ns: string): Promise<Figur
 /** Label patches from a second client while the operator converges: converges, no hot loop. */
 export async function conflictStorm(env: FaultEnv, ns: string): Promise<Figures> {
   await env.cluster.createNamespace(ns);
-  const op = await env.start('conflict', ns);
+  // At debug level the operator logs each conflict it retries: the storm must cause some.
+  const op = await env.start('conflict', ns, false, { extraArgs: ['--log-level=debug'] });
   await started(op);
   const names = Array.from({ length: env.objects }, (_, i) => `m-${i}`);
   const storming = { on: true, patches: 0 };
@@ -123,6 +124,11 @@ export async function conflictStorm(env: FaultEnv, ns: string): Promise<Figures>
   const convergedMs = await env.cluster.waitConverged(ns, { expectCount: env.objects });
   const r = await reconciles(op);
   assert.ok(op.running, `the operator crashed:\n${op.logTail()}`);
+  // A storm that patched nothing (eachMemcached passes over objects not created yet) or caused no
+  // conflict tested nothing.
+  assert.ok(storming.patches >= env.objects, `only ${storming.patches} patches for ${env.objects} objects`);
+  const conflicts = op.log().filter((l) => l.msg === 'conflict writing a stale object; requeueing').length;
+  assert.ok(conflicts > 0, `the storm caused no conflict in ${r.total} reconciles:\n${op.logTail()}`);
   // Every patch may cause one reconcile; a hot loop would cause many more.
   assert.ok(
     r.total < storming.patches + 6 * env.objects,
@@ -134,6 +140,7 @@ export async function conflictStorm(env: FaultEnv, ns: string): Promise<Figures>
     convergedAfterStormMs: convergedMs,
     reconciles: r.total,
     reconcileErrors: r.errors,
+    conflicts,
   };
   await op.stop();
   return figures;
@@ -145,6 +152,10 @@ export async function sigtermUnderLoad(env: FaultEnv, ns: string): Promise<Figur
   const op = await env.start('sigterm-1', ns);
   await started(op);
   await env.cluster.createMemcacheds(ns, env.objects);
+  // Signalled once it has written a Deployment, so the check below has something to look at.
+  await until('a first Deployment', async () =>
+    (await env.cluster.deployments.listAll({ namespace: ns })).items.length > 0 ? true : undefined,
+  );
   const signalledAt = Date.now();
   op.signal('SIGTERM');
   const exit = await op.exited;
@@ -153,6 +164,7 @@ export async function sigtermUnderLoad(env: FaultEnv, ns: string): Promise<Figur
   assert.ok(stoppedLogged, 'logged manager stopped');
   // No half-applied Deployment: each one present is controlled by its Memcached.
   const deployments = await retry(() => env.cluster.deployments.listAll({ namespace: ns }));
+  assert.ok(deployments.items.length > 0, 'the operator wrote Deployments before it stopped');
   for (const d of deployments.items)
     assert.ok(
       d.metadata?.ownerReferences?.some((ref) => ref.controller),
@@ -190,11 +202,11 @@ export async function leaderHandoff(env: FaultEnv, ns: string): Promise<Figures>
   const aReleased = a.loggedAt('released the leader lease');
   assert.ok(aReleased !== undefined, `a released its lease:\n${a.logTail()}`);
   // No overlap: b leads only after a's controllers stopped (a releases the lease after that; its
-  // own 'released' line may be written after b already acquired). Checked for operators that log
-  // 'controllers stopped' (op-gen's manager does).
+  // own 'released' line may be written after b already acquired). op-gen's manager logs
+  // 'controllers stopped': without the line there is nothing to check, and that fails.
   const aStopped = a.loggedAt('controllers stopped');
-  if (aStopped !== undefined)
-    assert.ok(bAcquired >= aStopped, 'b acquired only after a stopped (no overlap)');
+  assert.ok(aStopped !== undefined, `a logged 'controllers stopped':\n${a.logTail()}`);
+  assert.ok(bAcquired >= aStopped, 'b acquired only after a stopped (no overlap)');
   const names = Array.from({ length: env.objects }, (_, i) => `m-${i}`);
   const bumped = names.filter((_, i) => i % 4 === 0);
   await env.cluster.eachMemcached(ns, bumped, (m) =>

@@ -88,6 +88,7 @@ export async function threeReplicaHandoff(env: FaultEnv, ns: string): Promise<Fi
       `each replica was seen leading through /metrics in turn: ${JSON.stringify(byMetric)}`,
     );
     assert.deepEqual(overlaps(byMetric), [], 'no two leaders at once by /metrics');
+    assert.equal(record.roundsWithTwoLeaders, 0, 'no sampling round found two replicas leading');
     assert.deepEqual(
       overlaps(logIntervals(replicas, (r) => killedAt.get(r.name))),
       [],

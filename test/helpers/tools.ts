@@ -1,6 +1,7 @@
-import { existsSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
 
 /**
  * Test-only tools `npm run setup:envtest` builds from Go modules into ~/.cache/op-gen/bin (or
@@ -30,4 +31,39 @@ export function toolSkip(tool: Tool): string | false {
   const reason = `${tool} is not built in ${toolsDir()}: run npm run setup:envtest`;
   if (process.env.CI) throw new Error(`CI is set and ${reason}`);
   return reason;
+}
+
+/**
+ * `kustomize build <dir>` with the kustomize `npm run setup:envtest` builds (the one `kubectl
+ * kustomize` embeds), so tests of kustomize builds need no kubectl, which the project never installs.
+ */
+export function kustomizeBuild(dir: string): SpawnSyncReturns<string> {
+  const kustomize = toolPath('kustomize');
+  if (!kustomize) throw new Error(`kustomize is not built in ${toolsDir()}: run npm run setup:envtest`);
+  return spawnSync(kustomize, ['build', dir], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+}
+
+/**
+ * Runs `fn` with a `kubectl` first on PATH that answers `kubectl kustomize <dir>` with the kustomize
+ * `setup:envtest` builds (and refuses anything else): the code path op-gen takes when kubectl is
+ * installed, tested without one.
+ */
+export function withKubectlShim<T>(fn: () => T): T {
+  const kustomize = toolPath('kustomize');
+  if (!kustomize) throw new Error(`kustomize is not built in ${toolsDir()}: run npm run setup:envtest`);
+  const dir = mkdtempSync(join(tmpdir(), 'op-gen-kubectl-shim-'));
+  writeFileSync(
+    join(dir, 'kubectl'),
+    `#!/bin/sh\nif [ "$1" = kustomize ]; then shift; exec ${JSON.stringify(kustomize)} build "$@"; fi\n` +
+      'echo "kubectl shim: only kustomize" >&2\nexit 1\n',
+    { mode: 0o755 },
+  );
+  const path = process.env.PATH;
+  process.env.PATH = `${dir}${delimiter}${path ?? ''}`;
+  try {
+    return fn();
+  } finally {
+    process.env.PATH = path;
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

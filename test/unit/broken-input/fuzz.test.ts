@@ -4,8 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
+import { parse, parseAllDocuments } from 'yaml';
 import { allMutants, CompilerOracle, GO_MARKERS, mutate, mutationChoice, type Mutant } from './mutants.ts';
 import { copyProject, run, scaffoldTemplate, snapshot } from './project.ts';
+import { assertFloor, assertProperty, fuzzRuns, runCount } from '../../helpers/fuzz-runs.ts';
 import { webhookProject } from '../scaffold/webhook-project.ts';
 
 /**
@@ -24,8 +26,82 @@ import { webhookProject } from '../scaffold/webhook-project.ts';
  * controller, whose spaces are too large to run whole, and reports every failure at the end.
  */
 const ALL = process.env.OP_GEN_FUZZ_RUNS === 'all';
-const RUNS = ALL ? Infinity : Number(process.env.OP_GEN_FUZZ_RUNS ?? 30);
-const RICH_RUNS = Number(process.env.OP_GEN_FUZZ_RICH_RUNS ?? (ALL ? 1000 : 15));
+/** `all`: every distinct mutant (the exhaustive count), else a number of random ones. */
+const RUNS = ALL ? Infinity : fuzzRuns(30);
+const RICH_RUNS =
+  process.env.OP_GEN_FUZZ_RICH_RUNS === undefined
+    ? fuzzRuns(15, 1000)
+    : runCount('OP_GEN_FUZZ_RICH_RUNS', process.env.OP_GEN_FUZZ_RICH_RUNS);
+
+/**
+ * What a command that exited 0 must have written: its artifact, well formed. Every file it changed
+ * parses (YAML documents each with an apiVersion and a kind; TypeScript without a syntax error), and
+ * its own output is there: CRDs, clients, a ClusterRole with rules, a CSV, an API reference.
+ */
+function checkArtifacts(
+  argv: readonly string[],
+  before: ReadonlyMap<string, string>,
+  after: ReadonlyMap<string, string>,
+  crdDir: string,
+  oracle: CompilerOracle,
+  context: string,
+): void {
+  const changed = [...after].filter(([path, text]) => before.get(path) !== text);
+  for (const [path, text] of changed) {
+    if (/\.ya?ml$/.test(path)) {
+      const docs = parseAllDocuments(text);
+      for (const doc of docs) {
+        assert.deepEqual(doc.errors, [], `${path} is not YAML\n${context}`);
+        const value = doc.toJS() as { apiVersion?: unknown; kind?: unknown } | null;
+        if (value === null) continue;
+        assert.ok(
+          typeof value.apiVersion === 'string' && typeof value.kind === 'string',
+          `${path}: a document without apiVersion and kind\n${context}`,
+        );
+      }
+    } else if (path.endsWith('.ts')) {
+      assert.deepEqual(oracle.syntaxErrors(new Map([[path, text]])), [], `${path}\n${context}`);
+    }
+  }
+  const kinds = (prefix: string): string[] =>
+    [...after]
+      .filter(([path]) => path.startsWith(prefix) && /\.ya?ml$/.test(path))
+      .flatMap(([, text]) =>
+        parseAllDocuments(text).map((d) => String((d.toJS() as { kind?: unknown })?.kind)),
+      );
+  const command = argv.slice(0, 2).join(' ');
+  if (command === 'generate crd')
+    assert.ok(kinds(`${crdDir}/`).includes('CustomResourceDefinition'), `no CRD in ${crdDir}\n${context}`);
+  else if (command === 'generate client') {
+    const out = argv.includes('--out') ? argv[argv.indexOf('--out') + 1] : 'src/clients';
+    assert.ok(
+      [...after.keys()].some((p) => p.startsWith(`${out}/`) && p.endsWith('.ts')),
+      `no client in ${out}\n${context}`,
+    );
+  } else if (command === 'generate rbac') {
+    const role = parse(after.get('config/rbac/role.yaml') ?? 'null') as {
+      kind?: string;
+      rules?: unknown;
+    } | null;
+    assert.equal(role?.kind, 'ClusterRole', `config/rbac/role.yaml\n${context}`);
+    assert.ok(Array.isArray(role?.rules) && role.rules.length > 0, `a ClusterRole without rules\n${context}`);
+  } else if (argv[0] === 'bundle')
+    assert.ok(kinds('bundle/').includes('ClusterServiceVersion'), `no CSV in bundle/\n${context}`);
+  else if (command === 'generate webhook') {
+    assert.ok(after.has('config/webhook/service.yaml'), `no config/webhook/service.yaml\n${context}`);
+    for (const kind of kinds('config/webhook/manifests.yaml'))
+      assert.match(
+        kind,
+        /^(Mutating|Validating)WebhookConfiguration$/,
+        `config/webhook/manifests.yaml\n${context}`,
+      );
+  } else if (command === 'generate docs')
+    assert.ok(
+      [...after].some(([path, text]) => path.startsWith('docs/') && path.endsWith('.md') && text.length > 0),
+      `no API reference in docs/\n${context}`,
+    );
+  else assert.fail(`no artifact check for ${argv.join(' ')}: add one`);
+}
 
 interface FuzzProject {
   /** The project to break (a copy: the suite writes into it). */
@@ -78,6 +154,8 @@ function fuzzSuite(
     });
 
     /** The property for one mutant: every generator fails cleanly when it must, and never writes a wrong artifact. */
+    /** Mutants every generator had to refuse, and commands whose artifacts were checked after exit 0. */
+    const tally = { mustFail: 0, artifacts: 0 };
     async function checkMutant(mutant: Mutant): Promise<void> {
       const { work } = project;
       // A fresh copy of the generated state: the generators' outputs as the unmutated project has them.
@@ -88,6 +166,7 @@ function fuzzSuite(
           ? oracle.syntaxErrors(apiTexts(mutant))
           : oracle.errors(apiTexts(mutant));
       const go = mutant.goMarker && GO_MARKERS.find((m) => m.text === mutant.goMarker?.marker);
+      if (compilerErrors.length > 0) tally.mustFail++;
       for (const argv of project.commands) {
         const prior = snapshot(work);
         const r = await run(work, ...argv);
@@ -117,16 +196,14 @@ function fuzzSuite(
             `a file:line message\n${context}`,
           );
           assert.deepEqual(snapshot(work), prior, `nothing written\n${context}`);
-        } else if (argv[1] === 'crd') {
-          assert.ok(
-            [...snapshot(join(work, crdDir)).values()].some((t) => t.includes('CustomResourceDefinition')),
-            context,
-          );
+        } else {
+          checkArtifacts(argv, prior, snapshot(work), crdDir, oracle, context);
+          tally.artifacts++;
         }
       }
     }
 
-    it(`holds for ${runs === Infinity ? 'every' : runs} mutant${runs === 1 ? '' : 's'}`, async () => {
+    it(`holds for ${runs === Infinity ? 'every' : runs} mutant${runs === 1 ? '' : 's'}`, async (t) => {
       const all = runs === Infinity ? allMutants(originals) : [];
       if (runs === Infinity) {
         assert.ok(all.length > 1000, `the mutation space has ${all.length} mutants`);
@@ -139,10 +216,13 @@ function fuzzSuite(
           }
         }
         assert.deepEqual(failures, [], `${failures.length} of ${all.length} mutants fail`);
+        assertFloor(t, 'mutants the compiler rejects', tally.mustFail, all.length * 0.1);
+        assertFloor(t, 'commands that exited 0, their artifacts checked', tally.artifacts, all.length * 0.1);
         return;
       }
       const seen = new Set<string>();
-      await fc.assert(
+      await assertProperty(
+        t,
         fc.asyncProperty(mutationChoice, async (choice) => {
           const mutant = mutate(originals, choice);
           fc.pre(mutant !== undefined && !seen.has(mutant.text));
@@ -150,12 +230,16 @@ function fuzzSuite(
           seen.add(mutant.text);
           await checkMutant(mutant);
         }),
-        {
-          numRuns: runs,
-          endOnFailure: true,
-          ...(process.env.OP_GEN_FUZZ_SEED ? { seed: Number(process.env.OP_GEN_FUZZ_SEED) } : {}),
-        },
+        runs,
+        { endOnFailure: true },
       );
+      assertFloor(
+        t,
+        'mutants the compiler rejects (every generator must refuse them)',
+        tally.mustFail,
+        runs * 0.1,
+      );
+      assertFloor(t, 'commands that exited 0, their artifacts checked', tally.artifacts, runs * 0.1);
     });
   });
 }

@@ -9,6 +9,7 @@ import {
 } from '../../../src/generate/client/client-source.ts';
 import { CLIENT_STYLE, renderClient } from '../../../src/generate/client/render-client.ts';
 import type { ClientKind } from '../../../src/generate/client/client-kinds.ts';
+import { assertFloor, assertProperty, fuzzRuns } from '../../helpers/fuzz-runs.ts';
 
 const upper = fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZ');
 const lower = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789');
@@ -66,12 +67,12 @@ function input(k: ClientKind, typeModule: string, runtimeModule: string): Client
 }
 
 describe('generate client: the module laid out without prettier', () => {
-  it("is prettier's output whenever it is used as it is (fast-check, names and paths of every length)", async () => {
+  it("is prettier's output whenever it is used as it is (fast-check, names and paths of every length)", async (t) => {
     let direct = 0;
-    let runs = 0;
-    await fc.assert(
+    const runs = fuzzRuns(300, 20_000);
+    await assertProperty(
+      t,
       fc.asyncProperty(kindArb, async ({ kind, typeModule, runtimeModule }) => {
-        runs++;
         const source = input(kind, typeModule, runtimeModule);
         const text = clientSource(source);
         const pretty = await format(text, CLIENT_STYLE);
@@ -81,10 +82,10 @@ describe('generate client: the module laid out without prettier', () => {
         }
         assert.equal(await renderClient(kind, typeModule, runtimeModule), pretty);
       }),
-      { numRuns: Number(process.env.OP_GEN_FUZZ_RUNS ?? 300) },
+      runs,
     );
     // The generator must not be checking nothing: most generated inputs take the direct path.
-    assert.ok(direct > runs / 3, `direct path taken ${direct} of ${runs} times`);
+    assertFloor(t, 'laid out directly', direct, runs / 3);
   });
 
   it('breaks a long signature one parameter per line and a long type alias open, as prettier does', () => {

@@ -3,8 +3,9 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { JSONSchemaProps } from '../../../src/api-types/json-schema.ts';
 import { diffSchemas } from '../../../src/crd-diff/index.ts';
+import { assertFloor, assertProperty, fuzzRuns } from '../../helpers/fuzz-runs.ts';
 
-const RUNS = Number(process.env['OP_GEN_FUZZ_RUNS'] ?? 200);
+const RUNS = fuzzRuns(200, 20_000);
 const name = fc.constantFrom('a', 'b', 'c', 'spec', 'size', 'x-y');
 const rules = fc.array(fc.record({ rule: fc.constantFrom('self > 0', 'self.size() < 9', 'has(self.a)') }), {
   maxLength: 2,
@@ -70,93 +71,157 @@ function choose(pick: () => boolean): 'drop' | 'move' | 'keep' {
   return pick() ? 'move' : 'keep';
 }
 
-/** Loosens a schema every way that accepts at least what it accepted (choices drawn from `pick`). */
-function relax(s: JSONSchemaProps, pick: () => boolean): JSONSchemaProps {
+/** A change `relax` made: the rule a finding must name, at the path it must name. */
+interface Change {
+  readonly rule: string;
+  readonly path: string;
+}
+
+/** The path of property `name` below `path`, as a report names it (every name drawn is an identifier). */
+const below = (path: string, name: string): string => `${path === '.' ? '' : path}.${name}`;
+
+/**
+ * Loosens a schema every way that accepts at least what it accepted (choices drawn from `pick`), and
+ * records each change it made in `changes`: the property's expected findings, known without asking
+ * the diff.
+ */
+function relax(s: JSONSchemaProps, pick: () => boolean, changes: Change[] = [], path = '.'): JSONSchemaProps {
   const r: JSONSchemaProps = { ...s };
-  if (pick()) r.description = `${s.description ?? ''} (more)`;
+  const changed = (rule: string, at = path): void => void changes.push({ rule, path: at });
+  if (pick()) {
+    r.description = `${s.description ?? ''} (more)`;
+    changed('description');
+  }
   for (const key of ['minimum', 'minLength', 'minItems', 'minProperties'] as const) {
     const v = r[key];
     if (v === undefined) continue;
     const how = choose(pick);
-    if (how === 'drop') delete r[key];
-    else if (how === 'move' && (key === 'minimum' || v > 0)) r[key] = v - 1;
+    if (how === 'drop') {
+      delete r[key];
+      changed(key);
+    } else if (how === 'move' && (key === 'minimum' || v > 0)) {
+      r[key] = v - 1;
+      changed(key);
+    }
   }
   for (const key of ['maximum', 'maxLength', 'maxItems', 'maxProperties'] as const) {
     const v = r[key];
     if (v === undefined) continue;
     const how = choose(pick);
-    if (how === 'drop') delete r[key];
-    else if (how === 'move') r[key] = v + 1;
+    if (how === 'drop') {
+      delete r[key];
+      changed(key);
+    } else if (how === 'move') {
+      r[key] = v + 1;
+      changed(key);
+    }
   }
   if (r.enum) {
     const how = choose(pick);
-    if (how === 'drop') delete r.enum;
-    else if (how === 'move') r.enum = [...r.enum, 100];
+    if (how === 'drop') {
+      delete r.enum;
+      changed('enum');
+    } else if (how === 'move') {
+      r.enum = [...r.enum, 100];
+      changed('enum');
+    }
   }
-  if (r.pattern && pick()) delete r.pattern;
-  if (r['x-kubernetes-validations'] && pick())
+  if (r.pattern && pick()) {
+    delete r.pattern;
+    changed('pattern');
+  }
+  if (r['x-kubernetes-validations']?.length && pick()) {
     r['x-kubernetes-validations'] = r['x-kubernetes-validations'].slice(1);
-  if (r.required && pick()) r.required = r.required.slice(1);
-  if (r.items) r.items = relax(r.items, pick);
+    changed('cel');
+  }
+  if (r.required?.length && pick()) {
+    changed('required', below(path, r.required[0]!));
+    r.required = r.required.slice(1);
+  }
+  if (r.items) r.items = relax(r.items, pick, changes, `${path === '.' ? '' : path}[*]`);
   if (r.properties) {
     const props: Record<string, JSONSchemaProps> = {};
-    for (const [k, v] of Object.entries(r.properties)) props[k] = relax(v, pick);
-    if (pick()) props['added'] = { type: 'string', minLength: 3 };
+    for (const [k, v] of Object.entries(r.properties)) props[k] = relax(v, pick, changes, below(path, k));
+    if (pick() && !('added' in props)) {
+      props['added'] = { type: 'string', minLength: 3 };
+      changed('fieldAdded', below(path, 'added'));
+    }
     r.properties = props;
   }
   return r;
 }
 
+/** The bounds and enums: a relaxation of one tightens when reversed. */
+const BOUNDS = new Set([
+  'minimum',
+  'maximum',
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'minProperties',
+  'maxProperties',
+  'enum',
+]);
+
+const key = (c: Change): string => `${c.rule} at ${c.path}`;
+
 describe('crd diff: properties', () => {
-  it('a schema compared with itself (or a deep copy) has no findings', () => {
-    fc.assert(
+  it('a schema compared with itself (or a deep copy) has no findings, and with a changed copy one', async (t) => {
+    await assertProperty(
+      t,
       fc.property(schema, (s) => {
         assert.deepEqual(diffSchemas(s, s), []);
         assert.deepEqual(diffSchemas(s, structuredClone(s)), []);
+        // The same comparison sees a change: an empty answer above is the diff's, not a blind one.
+        const changed = { ...structuredClone(s), description: `${s.description ?? ''}!` };
+        assert.deepEqual(diffSchemas(s, changed).map(key), ['description at .']);
       }),
-      { numRuns: RUNS },
+      RUNS,
     );
   });
 
-  it('relaxing a schema is never breaking', () => {
-    fc.assert(
+  it('relaxing a schema is never breaking, and each change it made is reported as safe', async (t) => {
+    let changes = 0;
+    await assertProperty(
+      t,
       fc.property(schema, fc.infiniteStream(fc.boolean()), (s, stream) => {
         const it = stream[Symbol.iterator]();
-        const relaxed = relax(s, () => it.next().value === true);
-        const breaking = diffSchemas(s, relaxed).filter((f) => f.severity === 'breaking');
-        assert.deepEqual(breaking, []);
-      }),
-      { numRuns: RUNS },
-    );
-  });
-
-  it('the reverse of a relaxation that changed a bound or an enum is breaking', () => {
-    fc.assert(
-      fc.property(schema, fc.infiniteStream(fc.boolean()), (s, stream) => {
-        const it = stream[Symbol.iterator]();
-        const relaxed = relax(s, () => it.next().value === true);
-        const tightening = diffSchemas(s, relaxed).filter((f) =>
-          [
-            'minimum',
-            'maximum',
-            'minLength',
-            'maxLength',
-            'minItems',
-            'maxItems',
-            'minProperties',
-            'maxProperties',
-            'enum',
-          ].includes(f.rule),
+        const made: Change[] = [];
+        const relaxed = relax(s, () => it.next().value === true, made);
+        const findings = diffSchemas(s, relaxed);
+        assert.deepEqual(
+          findings.filter((f) => f.severity === 'breaking'),
+          [],
         );
+        // Exactly the changes relax made, each once (the paths are unique: one rule per node).
+        assert.deepEqual(findings.map(key).sort(), made.map(key).sort());
+        changes += made.length;
+      }),
+      RUNS,
+    );
+    assertFloor(t, 'changes made and found', changes, RUNS);
+  });
+
+  it('the reverse of a relaxation that changed a bound or an enum is breaking', async (t) => {
+    let reversed = 0;
+    await assertProperty(
+      t,
+      fc.property(schema, fc.infiniteStream(fc.boolean()), (s, stream) => {
+        const it = stream[Symbol.iterator]();
+        const made: Change[] = [];
+        const relaxed = relax(s, () => it.next().value === true, made);
         const back = diffSchemas(relaxed, s).filter((f) => f.severity === 'breaking');
-        for (const f of tightening) {
+        for (const c of made.filter((m) => BOUNDS.has(m.rule))) {
+          reversed++;
           assert.ok(
-            back.some((b) => b.rule === f.rule && b.path === f.path),
-            `${f.rule} at ${f.path} relaxed, but tightening it back is not breaking`,
+            back.some((b) => b.rule === c.rule && b.path === c.path),
+            `${key(c)} relaxed, but tightening it back is not breaking`,
           );
         }
       }),
-      { numRuns: RUNS },
+      RUNS,
     );
+    assertFloor(t, 'bounds and enums relaxed, then tightened back', reversed, RUNS / 2);
   });
 });

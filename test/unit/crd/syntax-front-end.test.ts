@@ -8,6 +8,7 @@ import { OpGenError } from '../../../src/errors.ts';
 import { loadApiKinds } from '../../../src/generate/api-model.ts';
 import { generateCrds } from '../../../src/generate/crd/index.ts';
 import { renderTypeScript, syntheticApi, writeFiles } from '../../../bench/synthetic-api.ts';
+import { assertFloor, assertProperty, fuzzRuns } from '../../helpers/fuzz-runs.ts';
 import { scaffoldTemplate } from '../broken-input/project.ts';
 
 /**
@@ -299,13 +300,13 @@ function render(s: ValueOf<typeof apiSources>): string {
 }
 
 describe('generate crd: the syntax front end against the type checker walk (property)', () => {
-  it('writes the same CRD or declines; never reads a source the checker walk fails on; neither has an internal error', async () => {
+  it('writes the same CRD or declines; never reads a source the checker walk fails on; neither has an internal error', async (t) => {
     let read = 0;
-    let runs = 0;
+    const runs = fuzzRuns(150, 2000);
     const { dir, api } = versionFolder('property');
-    await fc.assert(
+    await assertProperty(
+      t,
       fc.asyncProperty(apiSources, async (sources) => {
-        runs++;
         writeFileSync(join(api, 'thing.ts'), render(sources));
         const checker = await generateWith('checker', dir, 'src/api');
         const syntax = await generateWith('syntax', dir, 'src/api');
@@ -329,9 +330,9 @@ describe('generate crd: the syntax front end against the type checker walk (prop
           assert.ok(!checker.ok, `only the syntax front end failed: ${syntax.error}`);
         }
       }),
-      { numRuns: Number(process.env.OP_GEN_FUZZ_RUNS ?? 150) },
+      runs,
     );
     // The property means something only if the syntax front end reads a good share of the sources.
-    assert.ok(read >= runs * 0.15, `the syntax front end read ${read} of ${runs} sources`);
+    assertFloor(t, 'read by the syntax front end', read, runs * 0.15);
   });
 });

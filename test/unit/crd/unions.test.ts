@@ -15,6 +15,10 @@ import {
 } from '../../../src/generate/crd/unions.ts';
 import { assertGolden } from '../../helpers/golden.ts';
 import { typeCheck } from '../types/tsc.ts';
+import { assertFloor, assertProperty, fuzzRuns } from '../../helpers/fuzz-runs.ts';
+
+/** The cases of each union property (the spaces have 24 to 48 objects: `all` draws each many times). */
+const UNION_RUNS = fuzzRuns(200, 5000);
 
 const FIXTURE = new URL('../../fixtures/crd/', import.meta.url).pathname;
 const GOLDEN = new URL('../../golden/crd/unions/', import.meta.url).pathname;
@@ -65,21 +69,26 @@ describe('unions: TypeScript unions of objects', () => {
     );
   });
 
-  it('the rules accept exactly the objects the TypeScript union allows (property)', () => {
+  it('the rules accept exactly the objects the TypeScript union allows (property)', async (t) => {
     const fields = ['git', 'oci', 'helm', 'interval'];
-    fc.assert(
+    const seen = { allowed: 0, refused: 0 };
+    await assertProperty(
+      t,
       fc.property(fc.constantFrom('Git', 'OCI', 'Helm'), fc.subarray(fields), (type, set) => {
         const value: Record<string, unknown> = { type, ...Object.fromEntries(set.map((f) => [f, 'x'])) };
         const v = variants.find((x) => x.value === type);
         const allowed =
           !!v && v.required.every((f) => set.includes(f)) && set.every((f) => v.fields.includes(f));
+        seen[allowed ? 'allowed' : 'refused']++;
         assert.equal(rulesHold(merged, value), allowed, JSON.stringify(value));
       }),
-      { numRuns: Number(process.env.OP_GEN_FUZZ_RUNS ?? 200) },
+      UNION_RUNS,
     );
+    assertFloor(t, 'objects the union allows', seen.allowed, UNION_RUNS * 0.02);
+    assertFloor(t, 'objects it refuses', seen.refused, UNION_RUNS * 0.3);
   });
 
-  it('without a discriminator: exactly one member, told apart by fields of its own (property)', () => {
+  it('without a discriminator: exactly one member, told apart by fields of its own (property)', async (t) => {
     // { schedule: string } | { webhook: W; retries?: string } | { a: string; b: string; retries?: string }
     const members = [
       { fields: ['schedule'], required: ['schedule'] },
@@ -99,16 +108,21 @@ describe('unions: TypeScript unions of objects', () => {
       'exactly one of schedule, webhook, a/b must be set',
     );
     const all = ['schedule', 'webhook', 'retries', 'a', 'b'];
-    fc.assert(
+    const seen = { allowed: 0, refused: 0 };
+    await assertProperty(
+      t,
       fc.property(fc.subarray(all), (set) => {
         const value = Object.fromEntries(set.map((f) => [f, 'x']));
         const allowed = members.some(
           (m) => m.required.every((f) => set.includes(f)) && set.every((f) => m.fields.includes(f)),
         );
+        seen[allowed ? 'allowed' : 'refused']++;
         assert.equal(rulesHold(u, value), allowed, JSON.stringify(value));
       }),
-      { numRuns: Number(process.env.OP_GEN_FUZZ_RUNS ?? 200) },
+      UNION_RUNS,
     );
+    assertFloor(t, 'objects the union allows', seen.allowed, UNION_RUNS * 0.02);
+    assertFloor(t, 'objects it refuses', seen.refused, UNION_RUNS * 0.3);
   });
 
   it('fields with odd names are escaped for CEL; string values are quoted', () => {
@@ -170,7 +184,7 @@ describe('unions: @unionDiscriminator / @unionMember', () => {
   });
   const base = obj({ mode: str, git: obj({}), oci: obj({}), canarySteps: { type: 'array', items: str } });
 
-  it("a discriminator without an enum gets the members' values; the rules follow it (property)", () => {
+  it("a discriminator without an enum gets the members' values; the rules follow it (property)", async (t) => {
     const u = applyMarkedUnion(
       base,
       [
@@ -182,17 +196,24 @@ describe('unions: @unionDiscriminator / @unionMember', () => {
       where,
     );
     assert.deepEqual(u.properties?.mode?.enum, ['Git', 'Oci', 'Canary']);
-    fc.assert(
+    const seen = { allowed: 0, refused: 0 };
+    await assertProperty(
+      t,
       fc.property(
         fc.constantFrom('Git', 'Oci', 'Canary'),
         fc.subarray(['git', 'oci', 'canarySteps']),
         (mode, set) => {
           const value = { mode, ...Object.fromEntries(set.map((f) => [f, {}])) };
           const expected = { Git: 'git', Oci: 'oci', Canary: 'canarySteps' }[mode];
-          assert.equal(rulesHold(u, value), set.length === 1 && set[0] === expected, JSON.stringify(value));
+          const allowed = set.length === 1 && set[0] === expected;
+          seen[allowed ? 'allowed' : 'refused']++;
+          assert.equal(rulesHold(u, value), allowed, JSON.stringify(value));
         },
       ),
+      UNION_RUNS,
     );
+    assertFloor(t, 'objects the union allows', seen.allowed, UNION_RUNS * 0.02);
+    assertFloor(t, 'objects it refuses', seen.refused, UNION_RUNS * 0.3);
   });
 
   it('an optional discriminator: without it, no member may be set', () => {

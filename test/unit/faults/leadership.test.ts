@@ -16,7 +16,7 @@ const record = (samples: Record<string, [sentAt: number, readAt: number, leader:
   }) satisfies LeadershipRecord;
 
 describe('fault suite: leadership checks', () => {
-  it('a replica led for sure from its first leading answer (read) to its last (sent)', () => {
+  it('a replica may have led from its first leading answer (sent) to its last (read)', () => {
     const r = record({
       a: [
         [0, 5, false],
@@ -25,9 +25,13 @@ describe('fault suite: leadership checks', () => {
         [300, 305, true],
         [400, 405, false],
       ],
-      b: [[100, 101, true]], // one sample proves no interval
+      b: [[100, 101, true]], // one answer is an interval too
+      c: [[100, 101, false]],
     });
-    assert.deepEqual(metricIntervals(r), [{ replica: 'a', from: 105, to: 300 }]);
+    assert.deepEqual(metricIntervals(r), [
+      { replica: 'a', from: 100, to: 305 },
+      { replica: 'b', from: 100, to: 101 },
+    ]);
   });
 
   it('finds two replicas leading at once, and only then', () => {
@@ -58,6 +62,14 @@ describe('fault suite: leadership checks', () => {
       }),
     );
     assert.equal(overlaps(overlap).length, 1);
-    assert.match(overlaps(overlap)[0]!, /^a \[1, 300\] and b \[202, 400\]$/);
+    assert.match(overlaps(overlap)[0]!, /^a \[0, 301\] and b \[200, 401\]$/);
+    // Two leading answers whose requests were in flight at once: an overlap the narrow intervals hid.
+    const brief = metricIntervals(
+      record({
+        a: [[300, 310, true]],
+        b: [[305, 306, true]],
+      }),
+    );
+    assert.equal(overlaps(brief).length, 1);
   });
 });

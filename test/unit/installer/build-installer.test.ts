@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -7,10 +6,10 @@ import { parseAllDocuments } from 'yaml';
 import { OpGenError } from '../../../src/errors.ts';
 import { buildInstaller } from '../../../src/installer/index.ts';
 import { withManagerImage } from '../../../src/installer/set-image.ts';
+import { toolSkip, withKubectlShim } from '../../helpers/tools.ts';
 import { opGen, sampleProject } from '../bundle/project.ts';
 
 const IMAGE = 'registry.example.com/memcached-operator:0.1.0';
-const kubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' }).status === 0;
 
 interface Obj {
   kind: string;
@@ -63,13 +62,15 @@ describe('op-gen build-installer', () => {
   });
 
   it(
-    "gives the same bytes with kubectl kustomize and with op-gen's renderer",
-    { skip: kubectl ? false : 'kubectl is not on PATH' },
+    "gives the same bytes with kubectl kustomize (kustomize's own build) and with op-gen's renderer",
+    { skip: toolSkip('kustomize') },
     () => {
       const project = sampleProject();
       buildInstaller({ cwd: project, image: IMAGE, renderer: 'op-gen' });
       const ours = readFileSync(join(project, 'dist/install.yaml'), 'utf8');
-      const r = buildInstaller({ cwd: project, image: IMAGE, renderer: 'kubectl', check: true });
+      const r = withKubectlShim(() =>
+        buildInstaller({ cwd: project, image: IMAGE, renderer: 'kubectl', check: true }),
+      );
       assert.equal(r.renderer, 'kubectl');
       assert.deepEqual(r.written, []);
       assert.ok(ours.includes(`image: ${IMAGE}`));

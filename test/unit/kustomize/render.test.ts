@@ -110,6 +110,74 @@ describe("op-gen's kustomize renderer", () => {
     }
   });
 
+  it('fails on a JSON6902 patch it cannot apply, naming the file, the patch and the object', () => {
+    const jsonPatch = (patch: string): Record<string, string> => ({
+      'k/kustomization.yaml': `resources: [d.yaml]\npatches:\n  - target: {kind: Deployment}\n    patch: "${patch}"\n`,
+      'k/d.yaml': DEPLOYMENT,
+    });
+    const on = 'k/kustomization.yaml: patches[0]: on apps/v1, Kind=Deployment, [noNs]/manager: ';
+    const cases: [Record<string, string>, string][] = [
+      [jsonPatch('[{op: test, path: /metadata/name, value: other}]'), `${on}test failed at /metadata/name`],
+      [
+        jsonPatch('[{op: add, path: /spec/template/spec/containers/5, value: {}}]'),
+        `${on}/spec/template/spec/containers/5: index 5 is out of range (the list has 1 items)`,
+      ],
+      [jsonPatch('[{op: frobnicate, path: /spec}]'), `${on}unknown op frobnicate`],
+      [jsonPatch('[{op: remove}]'), 'k/kustomization.yaml: patches[0][0]: each operation needs op and path'],
+      [
+        {
+          'k/kustomization.yaml': 'resources: [d.yaml]\npatches:\n  - patch: "[{op: remove, path: /spec}]"\n',
+          'k/d.yaml': DEPLOYMENT,
+        },
+        'k/kustomization.yaml: patches[0]: a JSON6902 patch needs a target',
+      ],
+      [
+        {
+          'k/kustomization.yaml':
+            'resources: [d.yaml]\npatchesJson6902:\n  - target: {group: apps, version: v1, kind: Deployment, name: manager}\n    patch: "{op: remove}"\n',
+          'k/d.yaml': DEPLOYMENT,
+        },
+        'k/kustomization.yaml: patchesJson6902[0]: a JSON6902 patch must be a list of operations',
+      ],
+    ];
+    for (const [files, message] of cases) assert.equal(renderError(files), message);
+  });
+
+  it('fails on a patch or a name reference that could mean several objects, and on a cycle of resources', () => {
+    // One Deployment in `default`, one without a namespace: a patch without one matches both.
+    assert.equal(
+      renderError({
+        'k/kustomization.yaml':
+          'resources: [a, b]\npatches:\n  - patch: "{apiVersion: apps/v1, kind: Deployment, metadata: {name: manager}, spec: {replicas: 2}}"\n',
+        'k/a/kustomization.yaml': 'namespace: default\nresources: [../d.yaml]\n',
+        'k/b/kustomization.yaml': 'resources: [../d.yaml]\n',
+        'k/d.yaml': DEPLOYMENT,
+      }),
+      "k/kustomization.yaml: patches[0]: the patch's Deployment manager matches 2 objects; give it a namespace or a target",
+    );
+    // Two ConfigMaps named cfg, prefixed apart: the Deployment's reference to cfg could be either.
+    assert.equal(
+      renderError({
+        'k/kustomization.yaml': 'resources: [a, b, d.yaml]\n',
+        'k/a/kustomization.yaml': 'namePrefix: a-\nresources: [../cm.yaml]\n',
+        'k/b/kustomization.yaml': 'namePrefix: b-\nresources: [../cm.yaml]\n',
+        'k/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg}\n',
+        'k/d.yaml': DEPLOYMENT.replace(
+          '      containers:',
+          '      volumes: [{name: v, configMap: {name: cfg}}]\n      containers:',
+        ),
+      }),
+      'k/d.yaml: spec/template/spec/volumes/configMap/name of Deployment manager names cfg, which several objects had: k/cm.yaml (a-cfg), k/cm.yaml (b-cfg)',
+    );
+    assert.equal(
+      renderError({
+        'k/kustomization.yaml': 'resources: [../j]\n',
+        'j/kustomization.yaml': 'resources: [../k]\n',
+      }),
+      'k/kustomization.yaml: resources: cycle through k',
+    );
+  });
+
   it('fails on what it cannot render inside a supported field', () => {
     const cases: [Record<string, string>, RegExp][] = [
       [

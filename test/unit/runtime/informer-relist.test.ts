@@ -10,6 +10,7 @@ import type {
 } from '../../../src/client/resource-client.ts';
 import { FakeClock } from '../../../src/runtime/clock.ts';
 import { Informer, type ListWatcher } from '../../../src/runtime/informer.ts';
+import { createLogger } from '../../../src/runtime/logger.ts';
 import { Thing, quietLogger as quiet, settle } from '../../helpers/runtime-fakes.ts';
 
 function thing(name: string, rv: string): ObjectLike {
@@ -205,6 +206,70 @@ describe('Informer after a watch gap', () => {
       await settle();
       assert.ok(attempts > before, `attempt ${i}: no retry within 2 s`);
     }
+    await informer.stop();
+  });
+});
+
+describe('Informer: other watch errors and resync', () => {
+  it('a watch ERROR other than 410 is retried after a backoff from the same resourceVersion, without a relist', async () => {
+    const lw = new FakeListWatcher();
+    lw.items = [thing('a', '1')];
+    const clock = new FakeClock();
+    const lines: string[] = [];
+    const informer = new Informer<ObjectLike>(lw, {
+      logger: createLogger({ level: 'warn', write: (l) => void lines.push(l) }),
+      clock,
+    });
+    const seen: string[] = [];
+    informer.addHandlers({
+      onUpdate: (_old, o) => seen.push(`update ${o.metadata?.name}@${o.metadata?.resourceVersion}`),
+    });
+    informer.start();
+    await informer.waitForSync();
+    const first = await lw.nextSession(0);
+    first.emit({ type: 'MODIFIED', object: thing('a', '11') });
+    let lists = 0;
+    const listAll = lw.listAll.bind(lw);
+    lw.listAll = (options) => (lists++, listAll(options));
+    first.emit({ type: 'ERROR', object: { code: 500, message: 'etcd is unhappy' } as ObjectLike });
+    await settle();
+    const warning = JSON.parse(lines.at(-1) ?? '{}') as { msg?: string; error?: { message?: string } };
+    assert.equal(warning.msg, 'list/watch failed; retrying');
+    assert.equal(warning.error?.message, 'watch error: 500 etcd is unhappy');
+    assert.equal(lw.sessions.length, 1, 'no new watch before the backoff');
+    clock.step(800);
+    const second = await lw.nextSession(1);
+    assert.equal(second.options.resourceVersion, '11', 'resumes from the last event it saw');
+    assert.equal(lists, 0, 'no relist');
+    assert.equal(informer.stats.relists, 0);
+    second.emit({ type: 'MODIFIED', object: thing('a', '12') });
+    assert.deepEqual(seen, ['update a@11', 'update a@12']);
+    await informer.stop();
+  });
+
+  it('resync delivers every cached object again as an update of itself', async () => {
+    const lw = new FakeListWatcher();
+    lw.items = [thing('a', '1'), thing('b', '2')];
+    const informer = new Informer<ObjectLike>(lw, { logger: quiet, clock: new FakeClock(), resyncMs: 5 });
+    const resynced = new Map<string, boolean>();
+    const both = new Promise<void>((resolve) =>
+      informer.addHandlers({
+        onUpdate: (old, o) => {
+          resynced.set(o.metadata?.name ?? '', old === o);
+          if (resynced.size === 2) resolve();
+        },
+      }),
+    );
+    informer.start();
+    await informer.waitForSync();
+    await both;
+    assert.deepEqual(
+      [...resynced],
+      [
+        ['a', true],
+        ['b', true],
+      ],
+    );
     await informer.stop();
   });
 });

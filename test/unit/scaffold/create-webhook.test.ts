@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { parse, parseAllDocuments } from 'yaml';
+import { kustomizeBuild, toolSkip } from '../../helpers/tools.ts';
 import { listFiles, run, snapshot, typecheckAgainstSources } from './helpers.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -198,26 +199,28 @@ describe('op-gen create webhook', () => {
     assert.match(again, /MemcachedCustomValidator/, 'the validation the kind had is kept');
   });
 
-  it('kustomize builds config/default: the manager serves 9443 with the cert-manager Secret mounted', (t) => {
-    if (spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' }).status !== 0) {
-      t.skip('kubectl is not installed');
-      return;
-    }
-    const r = spawnSync('kubectl', ['kustomize', join(root, 'config/default')], { encoding: 'utf8' });
-    assert.equal(r.status, 0, r.stderr);
-    const objects = parseAllDocuments(r.stdout).map((d) => d.toJS() as Doc);
-    const deployment = objects.find((o) => o.kind === 'Deployment');
-    const container = deployment?.spec.template.spec.containers[0];
-    assert.ok(container.ports.some((p: Doc) => p.containerPort === 9443));
-    assert.ok(container.args.includes('--webhook-cert-dir=/tmp/k8s-webhook-server/serving-certs'));
-    assert.deepEqual(container.volumeMounts, [
-      { mountPath: '/tmp/k8s-webhook-server/serving-certs', name: 'webhook-certs', readOnly: true },
-    ]);
-    assert.deepEqual(deployment?.spec.template.spec.volumes, [
-      { name: 'webhook-certs', secret: { secretName: 'webhook-server-cert' } },
-    ]);
-    assert.ok(objects.some((o) => o.kind === 'Certificate' && o.metadata.name === 'demo-serving-cert'));
-  });
+  it(
+    'kustomize builds config/default: the manager serves 9443 with the cert-manager Secret mounted',
+    {
+      skip: toolSkip('kustomize'),
+    },
+    () => {
+      const r = kustomizeBuild(join(root, 'config/default'));
+      assert.equal(r.status, 0, r.stderr);
+      const objects = parseAllDocuments(r.stdout).map((d) => d.toJS() as Doc);
+      const deployment = objects.find((o) => o.kind === 'Deployment');
+      const container = deployment?.spec.template.spec.containers[0];
+      assert.ok(container.ports.some((p: Doc) => p.containerPort === 9443));
+      assert.ok(container.args.includes('--webhook-cert-dir=/tmp/k8s-webhook-server/serving-certs'));
+      assert.deepEqual(container.volumeMounts, [
+        { mountPath: '/tmp/k8s-webhook-server/serving-certs', name: 'webhook-certs', readOnly: true },
+      ]);
+      assert.deepEqual(deployment?.spec.template.spec.volumes, [
+        { name: 'webhook-certs', secret: { secretName: 'webhook-server-cert' } },
+      ]);
+      assert.ok(objects.some((o) => o.kind === 'Certificate' && o.metadata.name === 'demo-serving-cert'));
+    },
+  );
 
   it('the project bundles with its webhookdefinitions and passes bundle validate', async () => {
     await ok(

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { Document, parseAllDocuments, stringify } from 'yaml';
 import { writeYamlDocument, YAML11_IMPLICIT_TAG_TESTS } from '../../../src/shared/yaml-writer.ts';
 import { sortKeysDeep, toSortedYaml, toYaml } from '../../../src/shared/yaml.ts';
+import { assertFloor, assertProperty, fuzzRuns } from '../../helpers/fuzz-runs.ts';
 
 /** The `yaml` package with toYaml's options: what the writer must equal byte for byte. */
 function reference(value: unknown): string {
@@ -18,7 +19,7 @@ function reference(value: unknown): string {
   });
 }
 
-const runs = Number(process.env.OP_GEN_FUZZ_RUNS ?? 300);
+const runs = fuzzRuns(300, 20_000);
 
 /** Strings made of the characters YAML cares about: indicators, quotes, spaces, newlines, digits. */
 const trickyString = fc.oneof(
@@ -122,9 +123,10 @@ const { schema } = fc.letrec((tie) => ({
 }));
 
 describe('writeYamlDocument', () => {
-  it('writes exactly what the yaml package writes, or gives way to it (random values)', () => {
+  it('writes exactly what the yaml package writes, or gives way to it (random values)', async (t) => {
     let own = 0;
-    fc.assert(
+    await assertProperty(
+      t,
       fc.property(fc.dictionary(key, jsonValue, { minKeys: 1, maxKeys: 6 }), (value) => {
         const ours = writeYamlDocument(value);
         if (ours !== undefined) {
@@ -136,21 +138,23 @@ describe('writeYamlDocument', () => {
         assert.equal(toYaml(value), reference(value));
         assert.equal(toSortedYaml(value), reference(sortKeysDeep(value)));
       }),
-      { numRuns: runs * 3 },
+      runs * 3,
     );
     // Many random values (about a third) are written by the writer itself, not handed to the yaml package.
-    assert.ok(own > runs / 2, `only ${own} of ${runs * 3} written by the writer`);
+    assertFloor(t, 'written by the writer itself', own, runs / 2);
   });
 
-  it('writes CRD-shaped schemas itself, byte for byte as the yaml package', () => {
-    fc.assert(
+  it('writes CRD-shaped schemas itself, byte for byte as the yaml package', async (t) => {
+    // Every case is the interesting one: a CRD-shaped document the writer declines fails the property.
+    await assertProperty(
+      t,
       fc.property(schema, (s) => {
         const doc = { apiVersion: 'apiextensions.k8s.io/v1', spec: { versions: [{ schema: s }] } };
         const ours = writeYamlDocument(doc, { sortKeys: true });
         assert.notEqual(ours, undefined, 'a CRD-shaped document fell back to the yaml package');
         assert.equal(ours, reference(sortKeysDeep(doc)));
       }),
-      { numRuns: runs },
+      runs,
     );
   });
 

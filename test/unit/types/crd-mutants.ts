@@ -87,21 +87,3 @@ export function mutatedText(
     return { original, ...applyCrdMutation(original, m) };
   });
 }
-
-/**
- * fast-check parameters of the fuzz tests: `runs` draws, stop at the first failure, and the seed of
- * OP_GEN_FUZZ_SEED when set (a failure prints its seed, so it replays).
- */
-export function fuzzParameters(runs: number): fc.Parameters<unknown> {
-  return {
-    numRuns: runs,
-    endOnFailure: true,
-    ...(process.env.OP_GEN_FUZZ_SEED ? { seed: Number(process.env.OP_GEN_FUZZ_SEED) } : {}),
-  };
-}
-
-/** The number of draws: OP_GEN_FUZZ_RUNS, `whenAll` under `npm run test:fuzz` (=all), else `byDefault`. */
-export function fuzzRuns(whenAll: number, byDefault: number): number {
-  const runs = process.env.OP_GEN_FUZZ_RUNS;
-  return runs === 'all' ? whenAll : Number(runs ?? byDefault);
-}

@@ -4,8 +4,9 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { LineCounter, parseAllDocuments, stringify } from 'yaml';
 import { readYamlFast } from '../../../src/generate/types/read-yaml-fast.ts';
+import { assertFloor, assertProperty, fuzzRuns } from '../../helpers/fuzz-runs.ts';
 
-const runs = Number(process.env.OP_GEN_FUZZ_RUNS ?? 200);
+const runs = fuzzRuns(200, 20_000);
 
 /** What the `yaml` package path of read-crds.ts reads: each document's value and content line. */
 function viaYamlPackage(text: string): { value: unknown; line: number }[] {
@@ -75,8 +76,10 @@ const value = fc.letrec<{ v: unknown }>((tie) => ({
 })).v;
 
 describe('readYamlFast', () => {
-  it('reads what the yaml package reads, with the same document lines', () => {
-    fc.assert(
+  it('reads what the yaml package reads, with the same document lines', async (t) => {
+    let read = 0;
+    await assertProperty(
+      t,
       fc.property(
         fc.array(value, { minLength: 1, maxLength: 3 }),
         fc.constantFrom('block', 'flow', 'comments'),
@@ -87,14 +90,17 @@ describe('readYamlFast', () => {
             texts.join(style === 'comments' ? '---\n# c\n' : '---\n');
           const fast = readYamlFast(text);
           if (fast === undefined) return;
+          read++;
           assert.deepEqual(fast, viaYamlPackage(text));
         },
       ),
-      { numRuns: runs },
+      runs,
     );
+    // A fast path that declined every text would pass the comparison: it must read most of them itself.
+    assertFloor(t, 'read by the fast path itself', read, runs * 0.4);
   });
 
-  it('reads hand-written plain scalars (numbers, signs, dots, colons, merge keys) as the yaml package does', () => {
+  it('reads hand-written plain scalars (numbers, signs, dots, colons, merge keys) as the yaml package does', async (t) => {
     // Texts the yaml package's own stringify never writes plain: the two parsers' scalar rules meet here.
     const plain = fc
       .array(fc.constantFrom(...'0123456789abcdefxXoObB._+-:eEinfINFNa<~ ='.split('')), {
@@ -103,7 +109,10 @@ describe('readYamlFast', () => {
       })
       .map((cs) => cs.join(''))
       .filter((t) => t.trim() === t && !t.startsWith('-') && !t.includes(': ') && !t.endsWith(':'));
-    fc.assert(
+    let read = 0;
+    let texts = 0;
+    await assertProperty(
+      t,
       fc.property(plain, plain, (k, v) => {
         for (const text of [`a: ${v}\n`, `${k}: 1\n`, `- ${v}\n- [${v}]\n`, `{${k}: ${v}}\n`]) {
           let expected: { value: unknown; line: number }[];
@@ -112,12 +121,17 @@ describe('readYamlFast', () => {
           } catch {
             continue; // the yaml package rejects it: the fast path's answer does not matter
           }
+          texts++;
           const fast = readYamlFast(text);
-          if (fast !== undefined) assert.deepEqual(fast, expected, JSON.stringify(text));
+          if (fast === undefined) continue;
+          read++;
+          assert.deepEqual(fast, expected, JSON.stringify(text));
         }
       }),
-      { numRuns: runs * 10 },
+      runs * 10,
     );
+    t.diagnostic(`${texts} texts the yaml package reads`);
+    assertFloor(t, 'of them read by the fast path itself', read, texts * 0.9);
   });
 
   it('reads every CRD fixture itself, as the yaml package does', () => {

@@ -6,8 +6,9 @@ import { parseCrdDocuments } from '../../../src/generate/types/read-crds.ts';
 import { toJsonSchema, type CrdSchema } from '../../../src/generate/types/k8s-schema.ts';
 import { compileWithJstt } from '../../../src/generate/types/render-types.ts';
 import { writeInterface } from '../../../src/generate/types/write-interface.ts';
+import { assertFloor, assertProperty, fuzzRuns } from '../../helpers/fuzz-runs.ts';
 
-const runs = Number(process.env.OP_GEN_FUZZ_RUNS ?? 150);
+const runs = fuzzRuns(150, 5000);
 
 /**
  * The json-schema-to-typescript + prettier text for the same schema: the writer's oracle. One
@@ -121,9 +122,10 @@ const rootSchema = fc
   }));
 
 describe('writeInterface', () => {
-  it("writes json-schema-to-typescript + prettier's exact text, or leaves the schema to them", async () => {
+  it("writes json-schema-to-typescript + prettier's exact text, or leaves the schema to them", async (t) => {
     let written = 0;
-    await fc.assert(
+    await assertProperty(
+      t,
       fc.asyncProperty(rootSchema, async (node) => {
         const direct = writeInterface(toJsonSchema(node, 'Root'), 'Root');
         if (direct === undefined) return;
@@ -132,11 +134,11 @@ describe('writeInterface', () => {
         written++;
         assert.equal(direct, expected);
       }),
-      { numRuns: runs },
+      runs,
     );
     // The writer must take a good share of random schemas itself, or the property tests little (it
     // takes 60-75%; the bound leaves room for the draw, which has no fixed seed: 0.6 failed at 90 of 150).
-    assert.ok(written > runs * 0.4, `the writer wrote ${written} of ${runs}`);
+    assertFloor(t, 'written by the writer itself', written, runs * 0.4);
   });
 
   it('writes every real CRD in test/fixtures itself, byte for byte as the oracle', async () => {

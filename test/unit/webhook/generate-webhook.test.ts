@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse, parseAllDocuments, stringify } from 'yaml';
 import { assertGoldenDir } from '../../helpers/golden.ts';
+import { kustomizeBuild, toolSkip } from '../../helpers/tools.ts';
 import { listFiles, run, snapshot, tempDir } from '../scaffold/helpers.ts';
 
 /** A built object as the assertions read it; typing every manifest shape would only restate the API. */
@@ -121,56 +121,60 @@ describe('op-gen generate webhook on a scaffolded project', () => {
     assert.deepEqual(snapshot(dir), before);
   });
 
-  it('kustomize builds config/default with the webhook: names prefixed, namespaces set, CA injected', (t) => {
-    if (spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' }).status !== 0) {
-      t.skip('kubectl is not installed');
-      return;
-    }
-    const defaults = join(dir, 'config', 'default', 'kustomization.yaml');
-    const original = readFileSync(defaults, 'utf8');
-    try {
-      writeFileSync(
-        defaults,
-        original.replace('  - ../manager\n', '  - ../manager\n  - ../webhook\n  - ../certmanager\n'),
-      );
-      const r = spawnSync('kubectl', ['kustomize', join(dir, 'config', 'default')], { encoding: 'utf8' });
-      assert.equal(r.status, 0, r.stderr);
-      const objects = parseAllDocuments(r.stdout).map((d) => d.toJS() as Doc);
-      const find = (kind: string): Doc => {
-        const o = objects.find((x) => x.kind === kind);
-        assert.ok(o, `no ${kind} in the build`);
-        return o;
-      };
-      const ns = 'memcached-operator-system';
-      const inject = `${ns}/memcached-operator-serving-cert`;
-      assert.ok(
-        objects.some((o) => o.kind === 'Service' && o.metadata.name === 'memcached-operator-webhook-service'),
-      );
-      for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']) {
-        const cfg = find(kind);
-        assert.equal(cfg.metadata.annotations['cert-manager.io/inject-ca-from'], inject, kind);
-        assert.deepEqual(cfg.webhooks[0].clientConfig.service.name, 'memcached-operator-webhook-service');
-        assert.deepEqual(cfg.webhooks[0].clientConfig.service.namespace, ns);
+  it(
+    'kustomize builds config/default with the webhook: names prefixed, namespaces set, CA injected',
+    {
+      skip: toolSkip('kustomize'),
+    },
+    () => {
+      const defaults = join(dir, 'config', 'default', 'kustomization.yaml');
+      const original = readFileSync(defaults, 'utf8');
+      try {
+        writeFileSync(
+          defaults,
+          original.replace('  - ../manager\n', '  - ../manager\n  - ../webhook\n  - ../certmanager\n'),
+        );
+        const r = kustomizeBuild(join(dir, 'config', 'default'));
+        assert.equal(r.status, 0, r.stderr);
+        const objects = parseAllDocuments(r.stdout).map((d) => d.toJS() as Doc);
+        const find = (kind: string): Doc => {
+          const o = objects.find((x) => x.kind === kind);
+          assert.ok(o, `no ${kind} in the build`);
+          return o;
+        };
+        const ns = 'memcached-operator-system';
+        const inject = `${ns}/memcached-operator-serving-cert`;
+        assert.ok(
+          objects.some(
+            (o) => o.kind === 'Service' && o.metadata.name === 'memcached-operator-webhook-service',
+          ),
+        );
+        for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']) {
+          const cfg = find(kind);
+          assert.equal(cfg.metadata.annotations['cert-manager.io/inject-ca-from'], inject, kind);
+          assert.deepEqual(cfg.webhooks[0].clientConfig.service.name, 'memcached-operator-webhook-service');
+          assert.deepEqual(cfg.webhooks[0].clientConfig.service.namespace, ns);
+        }
+        const crd = find('CustomResourceDefinition');
+        assert.equal(crd.metadata.annotations['cert-manager.io/inject-ca-from'], inject);
+        assert.deepEqual(crd.spec.conversion.webhook.clientConfig.service, {
+          name: 'memcached-operator-webhook-service',
+          namespace: ns,
+          path: '/convert',
+        });
+        const cert = find('Certificate');
+        assert.equal(cert.metadata.name, 'memcached-operator-serving-cert');
+        assert.equal(cert.metadata.namespace, ns);
+        assert.equal(cert.spec.issuerRef.name, 'memcached-operator-selfsigned-issuer');
+        assert.deepEqual(cert.spec.dnsNames, [
+          `memcached-operator-webhook-service.${ns}.svc`,
+          `memcached-operator-webhook-service.${ns}.svc.cluster.local`,
+        ]);
+      } finally {
+        writeFileSync(defaults, original);
       }
-      const crd = find('CustomResourceDefinition');
-      assert.equal(crd.metadata.annotations['cert-manager.io/inject-ca-from'], inject);
-      assert.deepEqual(crd.spec.conversion.webhook.clientConfig.service, {
-        name: 'memcached-operator-webhook-service',
-        namespace: ns,
-        path: '/convert',
-      });
-      const cert = find('Certificate');
-      assert.equal(cert.metadata.name, 'memcached-operator-serving-cert');
-      assert.equal(cert.metadata.namespace, ns);
-      assert.equal(cert.spec.issuerRef.name, 'memcached-operator-selfsigned-issuer');
-      assert.deepEqual(cert.spec.dnsNames, [
-        `memcached-operator-webhook-service.${ns}.svc`,
-        `memcached-operator-webhook-service.${ns}.svc.cluster.local`,
-      ]);
-    } finally {
-      writeFileSync(defaults, original);
-    }
-  });
+    },
+  );
 
   it('a bad marker is an error naming file:line, and nothing is written', async () => {
     const file = join(dir, 'src', 'webhooks', 'memcached.webhook.ts');

@@ -11,6 +11,7 @@ import { mayHoldWebhookMarkers } from '../../../src/generate/webhook/source-mark
 import { parseDocComment } from '../../../src/markers/jsdoc.ts';
 import { jsDocComments } from '../../../src/source/jsdoc-comments.ts';
 import { loadTypeScript } from '../../../src/source/typescript.ts';
+import { assertFloor, assertProperty, fuzzRuns } from '../../helpers/fuzz-runs.ts';
 
 /**
  * What reading a file's comments finds that concerns webhooks, computed the long way (parse, every
@@ -30,6 +31,12 @@ function webhookFindings(text: string): string[] {
   }
   return out;
 }
+
+/**
+ * Whether a file ends inside a JSDoc comment. TypeScript 6.0.3's parser never returns on some of
+ * those (`/** @a--:` at the end of the file, found by this property), so the oracle leaves them out.
+ */
+const endsInsideJsDoc = (text: string): boolean => text.lastIndexOf('/**') > text.lastIndexOf('*/');
 
 const TAG_NAMES = [
   'webhook',
@@ -71,15 +78,28 @@ const line = fc.oneof(
 );
 
 describe('mayHoldWebhookMarkers (the prefilter that spares a project without webhooks the compiler)', () => {
-  it('never passes over a file whose comments hold a webhook marker, a misspelling of one, or its Go form', () => {
-    fc.assert(
+  it('never passes over a file whose comments hold a webhook marker, a misspelling of one, or its Go form', async (t) => {
+    const runs = fuzzRuns(600, 20_000);
+    let passedOver = 0;
+    let held = 0;
+    await assertProperty(
+      t,
       fc.property(fc.array(line, { maxLength: 14 }), (lines) => {
         const text = lines.join('\n');
-        if (mayHoldWebhookMarkers(text)) return;
+        if (endsInsideJsDoc(text)) return;
+        if (mayHoldWebhookMarkers(text)) {
+          // Files with findings are drawn, or a prefilter passing over everything would pass (the
+          // oracle is slow: the first few dozen held files are enough to show it).
+          if (held < 30 && webhookFindings(text).length > 0) held++;
+          return;
+        }
+        passedOver++;
         assert.deepEqual(webhookFindings(text), [], text);
       }),
-      { numRuns: 600 },
+      runs,
     );
+    assertFloor(t, 'files passed over, each without findings', passedOver, runs * 0.1);
+    assertFloor(t, 'files with findings, each held (counted up to 30)', held, Math.min(30, runs * 0.05));
   });
 
   it('passes a file with a webhook tag, and skips one with only other tools’ tags', () => {

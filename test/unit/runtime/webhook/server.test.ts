@@ -415,6 +415,29 @@ describe('WebhookServer', () => {
       /taken already/,
     );
   });
+
+  it('refuses a path taken by conversion, and one without a leading /', () => {
+    const allow = async (ctx: { uid: string }) => ({ uid: ctx.uid, allowed: true });
+    assert.throws(() => server.registerAdmission('/convert', allow), {
+      message: 'webhook path /convert is taken already (conversion)',
+    });
+    assert.throws(() => server.registerAdmission('mutate-x', allow), {
+      message: 'webhook path "mutate-x" must start with /',
+    });
+  });
+
+  it('refuses a second start while it serves, and keeps serving', async () => {
+    await assert.rejects(server.start(), { message: 'the webhook server is started already' });
+    assert.equal(server.serving, true);
+    assert.equal(server.port, port);
+  });
+
+  it('one hub per kind: the same hub is the same conversion webhook, another version of it is refused', () => {
+    assert.equal(server.conversionFor(Hub), server.conversionFor(Hub));
+    assert.throws(() => server.conversionFor(Spoke), {
+      message: 'conversion of Widget.example.com: the hub is v2 already, not v1',
+    });
+  });
 });
 
 function kubeConfigFor(url: string): KubeConfig {
