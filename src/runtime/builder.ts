@@ -5,6 +5,7 @@ import type { Controller } from './controller.ts';
 import { type ControllerOptions, type Reconciler } from './controller.ts';
 import { keyOf, objectKey, type Request } from './object-key.ts';
 import { passes, type Predicate } from './predicates.ts';
+import { LOW_PRIORITY } from './workqueue.ts';
 
 /** Maps an event on a watched object to the requests it should trigger. */
 export type MapFunction<W> = (obj: W) => readonly Request[];
@@ -125,18 +126,20 @@ export class ControllerBuilder<T extends ObjectLike = ObjectLike> {
     const controller = this.host.newController(this.name, kind, reconciler, this.options);
     for (const w of this.watchList) {
       const predicates = [...this.globalPredicates, ...w.predicates];
-      const enqueue = (obj: ObjectLike): void => {
-        for (const key of w.toKeys(obj)) controller.enqueue(key);
+      const enqueue = (obj: ObjectLike, priority?: number): void => {
+        for (const key of w.toKeys(obj)) controller.enqueue(key, priority);
       };
       this.host.cache.addHandlers(w.kind, {
-        onAdd: (obj) => {
-          if (passes(predicates, 'create', obj)) enqueue(obj);
+        onAdd: (obj, initialList) => {
+          if (passes(predicates, 'create', obj)) enqueue(obj, initialList ? LOW_PRIORITY : undefined);
         },
         onUpdate: (oldObj, newObj) => {
           if (!passes(predicates, 'update', newObj, oldObj)) return;
-          enqueue(newObj);
+          // A resync or relist of an unchanged object is not news (controller-runtime: low priority).
+          const priority = eventPriority(oldObj, newObj);
+          enqueue(newObj, priority);
           // An owner change moves the object: the old owner must hear of it too.
-          if (oldObj !== newObj) for (const key of w.toKeys(oldObj)) controller.enqueue(key);
+          if (oldObj !== newObj) for (const key of w.toKeys(oldObj)) controller.enqueue(key, priority);
         },
         onDelete: (obj) => {
           if (passes(predicates, 'delete', obj)) enqueue(obj);
@@ -146,4 +149,12 @@ export class ControllerBuilder<T extends ObjectLike = ObjectLike> {
     this.host.register(controller as Controller<unknown>);
     return controller;
   }
+}
+
+/** LOW_PRIORITY for an update that changed nothing (same resourceVersion: a resync or relist). */
+function eventPriority(oldObj: ObjectLike, newObj: ObjectLike): number | undefined {
+  const rv = newObj.metadata?.resourceVersion;
+  return oldObj === newObj || (rv !== undefined && oldObj.metadata?.resourceVersion === rv)
+    ? LOW_PRIORITY
+    : undefined;
 }
