@@ -1,5 +1,5 @@
 import { apiVersionOf, type Kind } from '../client/kind.ts';
-import type { ObjectLike } from '../client/resource-client.ts';
+import type { ObjectLike, PartialObjectMetadata } from '../client/resource-client.ts';
 import type { InformerCache } from './cache.ts';
 import type { Controller } from './controller.ts';
 import { type ControllerOptions, type Reconciler } from './controller.ts';
@@ -21,6 +21,8 @@ interface Watch {
   readonly kind: Kind<ObjectLike>;
   readonly predicates: readonly Predicate<ObjectLike>[];
   readonly toKeys: (obj: ObjectLike) => readonly string[];
+  /** Watched through the kind's metadata-only informers (PartialObjectMetadata). */
+  readonly metadataOnly?: boolean;
 }
 
 export interface BuilderHost {
@@ -108,6 +110,40 @@ export class ControllerBuilder<T extends ObjectLike = ObjectLike> {
     return this;
   }
 
+  /**
+   * owns(kind) through a metadata-only watch (controller-runtime's `Owns(obj,
+   * builder.OnlyMetadata)`): the cache keeps only the children's metadata (PartialObjectMetadata,
+   * no spec, status or data: far less memory for Secrets, ConfigMaps, Pods), which is all the owner
+   * mapping needs. Read them with `mgr.cache.getMetadata` / `listMetadata`.
+   */
+  ownsMetadata(
+    kind: Kind<ObjectLike>,
+    options: { predicates?: readonly Predicate<ObjectLike>[] } = {},
+  ): this {
+    this.owns(kind, options);
+    this.markMetadataOnly();
+    return this;
+  }
+
+  /**
+   * watches(kind, map) through a metadata-only watch (controller-runtime's `Watches(obj, handler,
+   * builder.OnlyMetadata)`): `map` and the predicates see PartialObjectMetadata.
+   */
+  watchesMetadata(
+    kind: Kind<ObjectLike>,
+    map: MapFunction<PartialObjectMetadata>,
+    options: { predicates?: readonly Predicate<ObjectLike>[] } = {},
+  ): this {
+    this.watches(kind, map, options);
+    this.markMetadataOnly();
+    return this;
+  }
+
+  private markMetadataOnly(): void {
+    const last = this.watchList.length - 1;
+    this.watchList[last] = { ...this.watchList[last]!, metadataOnly: true };
+  }
+
   /** Predicates applied to every watched kind. */
   withEventFilter(...predicates: Predicate<ObjectLike>[]): this {
     this.globalPredicates = [...this.globalPredicates, ...predicates];
@@ -129,7 +165,8 @@ export class ControllerBuilder<T extends ObjectLike = ObjectLike> {
       const enqueue = (obj: ObjectLike, priority?: number): void => {
         for (const key of w.toKeys(obj)) controller.enqueue(key, priority);
       };
-      this.host.cache.addHandlers(w.kind, {
+      const cache = this.host.cache;
+      (w.metadataOnly ? cache.addMetadataHandlers.bind(cache) : cache.addHandlers.bind(cache))(w.kind, {
         onAdd: (obj, initialList) => {
           if (passes(predicates, 'create', obj)) enqueue(obj, initialList ? LOW_PRIORITY : undefined);
         },
