@@ -54,8 +54,10 @@ export function goOperator(): string | undefined {
 export function goProgram(dir: string, what: string): string | undefined {
   const src = join(ROOT, 'bench/compare', dir);
   const hash = createHash('sha256');
-  for (const f of readdirSync(src).sort()) hash.update(f).update(readFileSync(join(src, f)));
-  const bin = join(cacheBin, `op-gen-bench-${dir}-${hash.digest('hex').slice(0, 12)}`);
+  // Files only: a program may hold another program's package in a folder (go-lookup/priority).
+  const files = readdirSync(src, { withFileTypes: true }).filter((e) => e.isFile());
+  for (const f of files.map((e) => e.name).sort()) hash.update(f).update(readFileSync(join(src, f)));
+  const bin = join(cacheBin, `op-gen-bench-${dir.replaceAll('/', '-')}-${hash.digest('hex').slice(0, 12)}`);
   if (existsSync(bin)) return bin;
   if (!hasGo()) return undefined;
   console.log(`building ${what} ...`);

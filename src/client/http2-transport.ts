@@ -215,7 +215,7 @@ export class Http2Transport implements ApiTransport {
     const headers: OutgoingHttpHeaders = {
       [constants.HTTP2_HEADER_METHOD]: req.method,
       [constants.HTTP2_HEADER_PATH]: requestPath(this.#server, req),
-      accept: 'application/json',
+      accept: req.accept ?? 'application/json',
       'user-agent': this.#userAgent,
     };
     for (const [name, value] of Object.entries(await this.#auth.current()))

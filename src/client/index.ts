@@ -47,6 +47,9 @@ export {
   type WatchEvent,
   type WatchOptions,
   type Scale,
+  type PartialObjectMetadata,
+  PARTIAL_METADATA_ACCEPT,
+  PARTIAL_METADATA_LIST_ACCEPT,
 } from './resource-client.ts';
 export {
   credentialsFromKubeConfig,

@@ -45,6 +45,22 @@ export interface ObjectKey {
   readonly name: string;
 }
 
+/** Accept of a metadata-only list (client-go's metadata client): items are PartialObjectMetadata. */
+export const PARTIAL_METADATA_LIST_ACCEPT =
+  'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1';
+/** Accept of a metadata-only watch or get: objects are PartialObjectMetadata. */
+export const PARTIAL_METADATA_ACCEPT = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1';
+
+/**
+ * An object as a metadata-only list or watch gives it (meta.k8s.io/v1 PartialObjectMetadata): the
+ * metadata and nothing else (no spec, status or data).
+ */
+export interface PartialObjectMetadata extends ObjectLike {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: KubernetesObject['metadata'];
+}
+
 export interface ListOptions {
   /** Namespace to list in; omit for all namespaces (or a cluster-scoped kind). */
   readonly namespace?: string;
@@ -57,6 +73,8 @@ export interface ListOptions {
   readonly signal?: AbortSignal;
   /** More query parameters, e.g. `shardSelector` (KEP-5866). */
   readonly extraQuery?: Query;
+  /** The Accept header (e.g. PARTIAL_METADATA_LIST_ACCEPT for metadata only); default JSON. */
+  readonly accept?: string;
 }
 
 export interface ObjectList<T> {
@@ -123,6 +141,8 @@ export interface WatchOptions {
   readonly extraQuery?: Query;
   /** Called once the server has accepted the watch (status 200), before any event. */
   readonly onOpen?: () => void;
+  /** The Accept header (e.g. PARTIAL_METADATA_ACCEPT for metadata-only events); default JSON. */
+  readonly accept?: string;
 }
 
 export interface Scale {
@@ -195,6 +215,7 @@ export class ResourceClient<T extends ObjectLike> {
         resourceVersion: options.resourceVersion,
       },
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.accept ? { accept: options.accept } : {}),
     });
   }
 
@@ -229,6 +250,7 @@ export class ResourceClient<T extends ObjectLike> {
           timeoutSeconds: options.timeoutSeconds,
         },
         ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.accept ? { accept: options.accept } : {}),
       },
       (line) => onEvent(JSON.parse(line) as WatchEvent<T>),
       options.onOpen,

@@ -7,6 +7,11 @@ export interface TransportRequest {
   readonly body?: unknown;
   /** Defaults to application/json when there is a body. */
   readonly contentType?: string;
+  /**
+   * The Accept header; default application/json. E.g.
+   * `application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1` for a metadata-only list.
+   */
+  readonly accept?: string;
   readonly signal?: AbortSignal;
 }
 

@@ -193,7 +193,7 @@ export class HttpTransport implements Transport {
   ): Promise<OutgoingHttpHeaders> {
     const headers: OutgoingHttpHeaders = {
       ...(await this.auth.current()),
-      accept,
+      accept: req.accept ?? accept,
       'user-agent': this.userAgent,
     };
     if (payload !== undefined) headers['content-type'] = req.contentType ?? 'application/json';

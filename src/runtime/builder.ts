@@ -1,5 +1,5 @@
 import { apiVersionOf, type Kind } from '../client/kind.ts';
-import type { ObjectLike } from '../client/resource-client.ts';
+import type { ObjectLike, PartialObjectMetadata } from '../client/resource-client.ts';
 import type { InformerCache } from './cache.ts';
 import type { Controller } from './controller.ts';
 import { type ControllerOptions, type Reconciler } from './controller.ts';
@@ -8,6 +8,7 @@ import { passes, type Predicate } from './predicates.ts';
 import type { Registry } from './metrics.ts';
 import type { AnyDependent } from './dependents/dependent.ts';
 import { Workflow, type WorkflowOptions } from './dependents/workflow.ts';
+import { LOW_PRIORITY } from './workqueue.ts';
 
 /** Maps an event on a watched object to the requests it should trigger. */
 export type MapFunction<W> = (obj: W) => readonly Request[];
@@ -23,6 +24,8 @@ interface Watch {
   readonly kind: Kind<ObjectLike>;
   readonly predicates: readonly Predicate<ObjectLike>[];
   readonly toKeys: (obj: ObjectLike) => readonly string[];
+  /** Watched through the kind's metadata-only informers (PartialObjectMetadata). */
+  readonly metadataOnly?: boolean;
 }
 
 export interface BuilderHost {
@@ -117,6 +120,40 @@ export class ControllerBuilder<T extends ObjectLike = ObjectLike> {
     return this;
   }
 
+  /**
+   * owns(kind) through a metadata-only watch (controller-runtime's `Owns(obj,
+   * builder.OnlyMetadata)`): the cache keeps only the children's metadata (PartialObjectMetadata,
+   * no spec, status or data: far less memory for Secrets, ConfigMaps, Pods), which is all the owner
+   * mapping needs. Read them with `mgr.cache.getMetadata` / `listMetadata`.
+   */
+  ownsMetadata(
+    kind: Kind<ObjectLike>,
+    options: { predicates?: readonly Predicate<ObjectLike>[] } = {},
+  ): this {
+    this.owns(kind, options);
+    this.markMetadataOnly();
+    return this;
+  }
+
+  /**
+   * watches(kind, map) through a metadata-only watch (controller-runtime's `Watches(obj, handler,
+   * builder.OnlyMetadata)`): `map` and the predicates see PartialObjectMetadata.
+   */
+  watchesMetadata(
+    kind: Kind<ObjectLike>,
+    map: MapFunction<PartialObjectMetadata>,
+    options: { predicates?: readonly Predicate<ObjectLike>[] } = {},
+  ): this {
+    this.watches(kind, map, options);
+    this.markMetadataOnly();
+    return this;
+  }
+
+  private markMetadataOnly(): void {
+    const last = this.watchList.length - 1;
+    this.watchList[last] = { ...this.watchList[last]!, metadataOnly: true };
+  }
+
   /** Predicates applied to every watched kind. */
   withEventFilter(...predicates: Predicate<ObjectLike>[]): this {
     this.globalPredicates = [...this.globalPredicates, ...predicates];
@@ -182,22 +219,33 @@ export class ControllerBuilder<T extends ObjectLike = ObjectLike> {
 
   private listen(controller: Controller<T>, w: Watch): void {
     const predicates = [...this.globalPredicates, ...w.predicates];
-    const enqueue = (obj: ObjectLike): void => {
-      for (const key of w.toKeys(obj)) controller.enqueue(key);
+    const enqueue = (obj: ObjectLike, priority?: number): void => {
+      for (const key of w.toKeys(obj)) controller.enqueue(key, priority);
     };
-    this.host.cache.addHandlers(w.kind, {
-      onAdd: (obj) => {
-        if (passes(predicates, 'create', obj)) enqueue(obj);
+    const cache = this.host.cache;
+    (w.metadataOnly ? cache.addMetadataHandlers.bind(cache) : cache.addHandlers.bind(cache))(w.kind, {
+      onAdd: (obj, initialList) => {
+        if (passes(predicates, 'create', obj)) enqueue(obj, initialList ? LOW_PRIORITY : undefined);
       },
       onUpdate: (oldObj, newObj) => {
         if (!passes(predicates, 'update', newObj, oldObj)) return;
-        enqueue(newObj);
+        // A resync or relist of an unchanged object is not news (controller-runtime: low priority).
+        const priority = eventPriority(oldObj, newObj);
+        enqueue(newObj, priority);
         // An owner change moves the object: the old owner must hear of it too.
-        if (oldObj !== newObj) for (const key of w.toKeys(oldObj)) controller.enqueue(key);
+        if (oldObj !== newObj) for (const key of w.toKeys(oldObj)) controller.enqueue(key, priority);
       },
       onDelete: (obj) => {
         if (passes(predicates, 'delete', obj)) enqueue(obj);
       },
     });
   }
+}
+
+/** LOW_PRIORITY for an update that changed nothing (same resourceVersion: a resync or relist). */
+function eventPriority(oldObj: ObjectLike, newObj: ObjectLike): number | undefined {
+  const rv = newObj.metadata?.resourceVersion;
+  return oldObj === newObj || (rv !== undefined && oldObj.metadata?.resourceVersion === rv)
+    ? LOW_PRIORITY
+    : undefined;
 }

@@ -1,9 +1,18 @@
 import { kindKey, type Kind } from '../client/kind.ts';
-import { ResourceClient, type ObjectLike } from '../client/resource-client.ts';
+import {
+  PARTIAL_METADATA_ACCEPT,
+  PARTIAL_METADATA_LIST_ACCEPT,
+  ResourceClient,
+  type ObjectLike,
+  type PartialObjectMetadata,
+} from '../client/resource-client.ts';
 import type { Query, Transport } from '../client/transport.ts';
-import { Informer, stripManagedFields, type InformerHandlers } from './informer.ts';
+import { Informer, stripManagedFields, type InformerHandlers, type ListWatcher } from './informer.ts';
 import type { Logger } from './logger.ts';
 import { OWNER_INDEX, ownerUids, sortedByKey, type IndexFunc, type StoreQuery } from './store-index.ts';
+
+/** Keys the metadata-only informers of a kind apart from its full ones. */
+const METADATA_SUFFIX = '#metadata';
 
 export interface CacheOptions {
   /** Namespaces to watch; empty or absent: all namespaces. */
@@ -41,20 +50,47 @@ export class InformerCache implements CacheConnection {
 
   /** The informers for a kind, created on first use (and started if the cache runs). */
   informersFor<T extends ObjectLike>(kind: Kind<T>): Informer<T>[] {
-    const key = kindKey(kind);
+    return this.informersOf(kind, false);
+  }
+
+  /**
+   * The metadata-only informers for a kind (controller-runtime's metadata informers, for a
+   * `PartialObjectMetadata` watch): they list and watch with the Accept header of client-go's
+   * metadata client, so the server sends metadata only (no spec, status or data), and they are kept
+   * apart from the kind's full informers (a kind may have both; `get`/`list`/`ctx.client` read the
+   * full ones only).
+   */
+  metadataInformersFor(kind: Kind<unknown>): Informer<PartialObjectMetadata>[] {
+    return this.informersOf(kind as Kind<PartialObjectMetadata>, true);
+  }
+
+  private informersOf<T extends ObjectLike>(kind: Kind<T>, metadataOnly: boolean): Informer<T>[] {
+    const kindId = kindKey(kind);
+    const key = metadataOnly ? `${kindId}${METADATA_SUFFIX}` : kindId;
     let list = this.informers.get(key) as Informer<T>[] | undefined;
     if (!list) {
       const client = new ResourceClient<T>(this.transport, kind);
+      const source: ListWatcher<T> = metadataOnly
+        ? {
+            kind,
+            listAll: (o) => client.listAll({ ...o, accept: PARTIAL_METADATA_LIST_ACCEPT }),
+            watch: (o, onEvent) => client.watch({ ...o, accept: PARTIAL_METADATA_ACCEPT }, onEvent),
+          }
+        : client;
       const namespaces =
         kind.namespaced && this.options.namespaces?.length ? this.options.namespaces : [undefined];
       list = namespaces.map(
         (namespace) =>
-          new Informer<T>(client, {
+          new Informer<T>(source, {
             ...(namespace ? { namespace } : {}),
             ...(this.options.resyncMs ? { resyncMs: this.options.resyncMs } : {}),
             ...(this.options.stripManagedFields === false ? {} : { transform: stripManagedFields }),
-            ...(this.listParams.has(key) ? { listParams: this.listParams.get(key)! } : {}),
-            logger: this.options.logger.child({ informer: kind.kind, ...(namespace ? { namespace } : {}) }),
+            ...(this.listParams.has(kindId) ? { listParams: this.listParams.get(kindId)! } : {}),
+            logger: this.options.logger.child({
+              informer: kind.kind,
+              ...(metadataOnly ? { metadataOnly: true } : {}),
+              ...(namespace ? { namespace } : {}),
+            }),
           }),
       );
       for (const informer of list) {
@@ -68,16 +104,43 @@ export class InformerCache implements CacheConnection {
     return list;
   }
 
+  /** Handlers on a kind's metadata-only informers (objects are PartialObjectMetadata). */
+  addMetadataHandlers(kind: Kind<unknown>, handlers: InformerHandlers<PartialObjectMetadata>): void {
+    for (const informer of this.metadataInformersFor(kind)) informer.addHandlers(handlers);
+  }
+
+  /** An object's metadata from the kind's metadata-only informers (created on first use). */
+  getMetadata(
+    kind: Kind<unknown>,
+    namespace: string | undefined,
+    name: string,
+  ): PartialObjectMetadata | undefined {
+    for (const informer of this.metadataInformersFor(kind)) {
+      const obj = informer.get(kind.namespaced ? namespace : undefined, name);
+      if (obj) return obj;
+    }
+    return undefined;
+  }
+
+  /** The metadata-only cache of a kind, as `list` answers the full one. */
+  listMetadata(kind: Kind<unknown>, options: StoreQuery = {}): PartialObjectMetadata[] {
+    const selected: [string, PartialObjectMetadata][] = [];
+    for (const informer of this.metadataInformersFor(kind)) informer.select(options, selected);
+    return sortedByKey(selected);
+  }
+
   /** Extra list/watch query parameters for one kind's informers (sharding's shardSelector). */
   setListParams(kind: Kind<unknown>, params: () => Query): void {
     const key = kindKey(kind);
     this.listParams.set(key, params);
-    for (const informer of this.informers.get(key) ?? []) informer.setListParams(params);
+    for (const k of [key, `${key}${METADATA_SUFFIX}`])
+      for (const informer of this.informers.get(k) ?? []) informer.setListParams(params);
   }
 
   /** Lists and watches one kind again (after its listParams changed). */
   restartListWatch(kind: Kind<unknown>): void {
-    for (const informer of this.informers.get(kindKey(kind)) ?? []) informer.restartListWatch();
+    for (const key of [kindKey(kind), `${kindKey(kind)}${METADATA_SUFFIX}`])
+      for (const informer of this.informers.get(key) ?? []) informer.restartListWatch();
   }
 
   isCached(kind: Kind<unknown>): boolean {

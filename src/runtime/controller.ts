@@ -11,7 +11,7 @@ import { requestOf, type Request } from './object-key.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 import type { ReconcileClient } from './reconcile-client.ts';
 import { isServerUnavailable } from './server-unavailable.ts';
-import { WorkQueue } from './workqueue.ts';
+import { NORMAL_PRIORITY, WorkQueue } from './workqueue.ts';
 import { defaultErrorAction, type ErrorAction, type ErrorPolicy } from './terminal-error.ts';
 
 /** What a reconcile asks for next. Returning nothing means done: forget the item's failures. */
@@ -20,6 +20,11 @@ export interface Result {
   readonly requeue?: boolean;
   /** Requeue after this many milliseconds (e.g. to poll something outside the cluster). */
   readonly requeueAfter?: number;
+  /**
+   * The priority of the requeue (`requeue` or `requeueAfter`; controller-runtime's
+   * `Result.Priority`). Default: the priority the item had when it was handed to this reconcile.
+   */
+  readonly priority?: number;
 }
 
 export interface ReconcileContext<T> {
@@ -69,6 +74,15 @@ export interface ControllerOptions {
    * Default: none.
    */
   readonly reconcileTimeoutMs?: number;
+  /**
+   * Serve the queue by priority (controller-runtime's `UsePriorityQueue`, its default since 0.23):
+   * events of an informer's initial list and of resyncs go in at LOW_PRIORITY, live changes at
+   * NORMAL_PRIORITY, so after a restart a user's edit is reconciled before the backlog. `false`:
+   * every item at one priority, first in first out. Default: true.
+   */
+  readonly usePriorityQueue?: boolean;
+  /** The priority queue's aging rule (WorkQueueOptions.maxSkips). Default 10. */
+  readonly maxSkips?: number;
 }
 
 /** A reconcile that ran past its controller's `reconcileTimeoutMs`. */
@@ -143,6 +157,7 @@ export class Controller<T> {
   private parkTimer: TimerHandle | undefined;
   private readonly clock: Clock;
   private unsubscribe: (() => void) | undefined;
+  private readonly usePriority: boolean;
 
   constructor(deps: ControllerDeps<T>) {
     this.deps = deps;
@@ -151,8 +166,10 @@ export class Controller<T> {
     this.clock = deps.clock ?? realClock;
     const m = deps.metrics;
     const q = { name: deps.name };
+    this.usePriority = deps.options.usePriorityQueue ?? true;
     this.queue = new WorkQueue<string>({
       ...(deps.options.rateLimiter ? { rateLimiter: deps.options.rateLimiter } : {}),
+      ...(deps.options.maxSkips !== undefined ? { maxSkips: deps.options.maxSkips } : {}),
       clock: this.clock,
       metrics: {
         depth: (n) => m.workqueueDepth.set(q, n),
@@ -164,8 +181,9 @@ export class Controller<T> {
     });
   }
 
-  enqueue(key: string): void {
-    this.queue.add(key);
+  /** Queues `key` at `priority` (LOW_PRIORITY for initial-list and resync events); default NORMAL_PRIORITY. */
+  enqueue(key: string, priority: number = NORMAL_PRIORITY): void {
+    this.queue.add(key, this.usePriority ? priority : NORMAL_PRIORITY);
   }
 
   /** Keys waiting for the cache to reconnect (see the class comment). */
@@ -303,13 +321,14 @@ export class Controller<T> {
       }
       // Past the deadline the reconcile failed, whatever it answered (its writes may be cut short).
       if (deadline?.signal.reason instanceof ReconcileTimeoutError) throw deadline.signal.reason;
+      const priority = this.requeuePriority(key, result?.priority);
       if (result?.requeueAfter !== undefined && result.requeueAfter > 0) {
         outcome = 'requeue_after';
         this.queue.forget(key);
-        this.queue.addAfter(key, result.requeueAfter);
+        this.queue.addAfter(key, result.requeueAfter, priority);
       } else if (result?.requeue) {
         outcome = 'requeue';
-        this.queue.addRateLimited(key);
+        this.queue.addRateLimited(key, priority);
       } else {
         this.queue.forget(key);
       }
@@ -352,11 +371,18 @@ export class Controller<T> {
       log.error('reconcile failed', { error: err, retries: this.queue.numRequeues(key) });
     }
     if (this.queue.isShuttingDown) return;
-    if (action === 'backoff') this.queue.addRateLimited(key);
+    const priority = this.requeuePriority(key, undefined);
+    if (action === 'backoff') this.queue.addRateLimited(key, priority);
     else {
       this.queue.forget(key);
-      this.queue.addAfter(key, action.requeueAfter);
+      this.queue.addAfter(key, action.requeueAfter, priority);
     }
+  }
+
+  /** A requeue's priority: the result's, else the one the key was handed out at (one level without the priority queue). */
+  private requeuePriority(key: string, asked: number | undefined): number {
+    if (!this.usePriority) return NORMAL_PRIORITY;
+    return asked ?? this.queue.priorityOf(key) ?? NORMAL_PRIORITY;
   }
 
   private async recordTerminal(req: Request, err: unknown, log: Logger): Promise<void> {

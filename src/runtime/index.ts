@@ -38,7 +38,14 @@ export {
   anyOf,
   type Predicate,
 } from './predicates.ts';
-export { WorkQueue, type QueueMetrics } from './workqueue.ts';
+export {
+  WorkQueue,
+  LOW_PRIORITY,
+  NORMAL_PRIORITY,
+  DEFAULT_MAX_SKIPS,
+  type QueueMetrics,
+  type WorkQueueOptions,
+} from './workqueue.ts';
 export {
   ItemExponentialFailureRateLimiter,
   BucketRateLimiter,

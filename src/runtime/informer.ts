@@ -9,7 +9,8 @@ import { isServerUnavailable } from './server-unavailable.ts';
 import { IndexedStore, type IndexFunc, type StoreQuery } from './store-index.ts';
 
 export interface InformerHandlers<T> {
-  onAdd?(obj: T): void;
+  /** `initialList`: the object came with the informer's first list (client-go's isInInitialList). */
+  onAdd?(obj: T, initialList: boolean): void;
   onUpdate?(oldObj: T, newObj: T): void;
   onDelete?(obj: T): void;
 }
@@ -122,7 +123,7 @@ export class Informer<T extends ObjectLike> {
   addHandlers(handlers: InformerHandlers<T>): void {
     this.handlers.push(handlers);
     // Late handlers see what is already cached, as client-go's shared informers do.
-    if (this.synced) for (const obj of this.store.values()) handlers.onAdd?.(obj);
+    if (this.synced) for (const obj of this.store.values()) handlers.onAdd?.(obj, true);
   }
 
   get hasSynced(): boolean {
@@ -303,7 +304,8 @@ export class Informer<T extends ObjectLike> {
     const old = this.store.get(key);
     this.store.set(key, obj);
     if (old === undefined) {
-      for (const h of this.handlers) h.onAdd?.(obj);
+      const initialList = listed && !this.synced;
+      for (const h of this.handlers) h.onAdd?.(obj, initialList);
     } else if (listed || old.metadata?.resourceVersion !== obj.metadata?.resourceVersion) {
       for (const h of this.handlers) h.onUpdate?.(old, obj);
     }
