@@ -62,7 +62,7 @@ function importCycles(graph: Map<string, string[]>): string[][] {
 }
 
 /** Folders of src/ that sit below the generators and commands (docs/design/contracts.md). */
-const LOWER = ['api-types', 'markers', 'k8s-names', 'kustomize', 'source'];
+const LOWER = ['api-types', 'json', 'markers', 'k8s-names', 'kustomize', 'source'];
 /** Folders above them: a lower folder importing one of these runs back up the layers. */
 const UPPER = ['generate', 'bundle', 'catalog', 'scaffold', 'cli', 'crd-diff', 'installer', 'build'];
 
