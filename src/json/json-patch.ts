@@ -3,10 +3,9 @@
  * with applyJsonPatch; the runtime's defaulting webhooks answer with createPatch's operations
  * (and tests check them with applyPatch). RFC 6901 pointers, `~0`/`~1` escapes.
  */
-import { deepEqual, isObject, type Json, type JsonObject } from './json.ts';
+import { deepEqual, isObject, type Json, type JsonObject, type JsonValue } from './json.ts';
 
-/** A JSON value (the webhooks' name for Json). */
-export type JsonValue = Json;
+export type { JsonValue } from './json.ts';
 
 /** One RFC 6902 operation. */
 export interface JsonPatchOperation {

@@ -3,6 +3,8 @@
  * kustomize/ and the runtime's webhooks (json-patch.ts).
  */
 export type Json = string | number | boolean | null | Json[] | JsonObject;
+/** The same type under the name the webhooks, markers and api-types use. */
+export type JsonValue = Json;
 export interface JsonObject {
   [key: string]: Json;
 }
