@@ -75,8 +75,6 @@ const reconciler = {
 };
 
 const mgr = await Manager.create({
-  // OP_GEN_BENCH_HTTP2=1: the manager speaks HTTP/2 (ManagerOptions.http2) to compare the transports.
-  http2: process.env.OP_GEN_BENCH_HTTP2 === '1',
   metricsBindAddress: values['metrics-bind-address'],
   metricsSecure: false,
   healthProbeBindAddress: '0',

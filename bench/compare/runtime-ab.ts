@@ -2,11 +2,11 @@
  * A/B of op-gen operator variants against controller-runtime on the runtime bench (runOnce of
  * runtime-compare.ts: N BenchApps created at once, time until all Ready, peak RSS, CPU seconds),
  * variants alternating in one run, the order reversed every round. A variant is Node flags for the
- * op-gen operator (OP_GEN_BENCH_NODE_ARGS) and/or environment for it (e.g. OP_GEN_BENCH_HTTP2=1);
+ * op-gen operator (OP_GEN_BENCH_NODE_ARGS) and/or environment for it (e.g. OP_GEN_HTTP_CLIENT=node);
  * `null` is controller-runtime. Prints every run and the medians with ratios to controller-runtime.
  *
  *   node bench/compare/runtime-ab.ts --rounds 4 --workers 4 --objects 2000 \
- *     --variants '{"http1":{},"http2":{"env":{"OP_GEN_BENCH_HTTP2":"1"}},"controller-runtime":null}'
+ *     --variants '{"op-gen-http":{},"node-http":{"env":{"OP_GEN_HTTP_CLIENT":"node"}},"controller-runtime":null}'
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';

@@ -1,4 +1,4 @@
-import type { JsonValue } from '../markers/types.ts';
+import type { JsonValue } from '../json/json.ts';
 
 /** One `x-kubernetes-validations` entry (a CEL rule). */
 export interface ValidationRule {

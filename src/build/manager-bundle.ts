@@ -3,8 +3,8 @@ import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BuildFailure, Message, Metafile } from 'esbuild';
 import { OpGenError } from '../errors.ts';
-import type { GenerateResult } from '../generate/contract.ts';
-import { emit, filesWithHeader } from '../generate/emit.ts';
+import type { GenerateResult } from '../generation/contract.ts';
+import { emit, filesWithHeader } from '../generation/emit.ts';
 import { compareNames } from '../shared/compare-names.ts';
 
 export interface BuildManagerOptions {

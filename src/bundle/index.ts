@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { GenerateResult } from '../generate/contract.ts';
-import { emit } from '../generate/emit.ts';
+import type { GenerateResult } from '../generation/contract.ts';
+import { emit } from '../generation/emit.ts';
 import { buildBundle, type BundleOptions } from './build.ts';
 import { readCsvMarkers } from './descriptors.ts';
 import { readBundleInputs } from './inputs.ts';

@@ -1,8 +1,8 @@
 /** `op-gen catalog` and `op-gen catalog validate` as a library (docs/catalog.md). */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { emit } from '../generate/emit.ts';
-import type { GenerateResult } from '../generate/contract.ts';
+import { emit } from '../generation/emit.ts';
+import type { GenerateResult } from '../generation/contract.ts';
 import { OpGenError } from '../errors.ts';
 import { ProblemsError } from '../shared/problems.ts';
 import { toYamlDocuments } from '../shared/yaml.ts';

@@ -1,5 +1,5 @@
 import { OpGenError } from '../errors.ts';
-import { outOfDate, type GenerateResult } from '../generate/contract.ts';
+import { outOfDate, type GenerateResult } from '../generation/contract.ts';
 import { problemsOf, type PlacedProblem } from '../shared/problems.ts';
 import type { CommandContext } from './context.ts';
 

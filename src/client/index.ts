@@ -22,11 +22,9 @@ export {
 export {
   Transport,
   HttpTransport,
-  Http2Transport,
   isTransport,
   retryAfter,
   type TransportOptions,
-  type Http2TransportOptions,
   type TransportRequest,
   type ResponseObserver,
   type Query,

@@ -9,14 +9,12 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { ApiError } from './api-error.ts';
 import { kubeConfigSource, type CredentialSource, type Credentials } from './credentials.ts';
 import { Http1Pool, type Http1Answer } from './http1-pool.ts';
-import { Http2Transport } from './http2-transport.ts';
 import { AuthHeaders, forEachLine, parseBody, payloadOf, requestPath, retryAfter } from './request-parts.ts';
 import { isIdempotent, withRetries, type RetryOptions } from './retry.ts';
 import type { ApiTransport, ResponseObserver, TransportRequest } from './transport-types.ts';
 
 export type { ApiTransport, Query, ResponseObserver, TransportRequest } from './transport-types.ts';
 export { retryAfter } from './request-parts.ts';
-export { Http2Transport, type Http2TransportOptions } from './http2-transport.ts';
 
 export interface TransportOptions {
   /** Sockets per host (keep-alive pool). Default 64. */
@@ -36,12 +34,6 @@ export interface TransportOptions {
    * `node`, Node's http module. OP_GEN_HTTP_CLIENT sets the default.
    */
   readonly httpClient?: 'op-gen' | 'node';
-  /**
-   * Speak HTTP/2 to an https server (Http2Transport: one multiplexed connection for every request
-   * and watch, as client-go does, with a ping health check) instead of HTTP/1.1 over a keep-alive
-   * pool. Default false (docs/performance.md has the measurement). Plain http servers get HTTP/1.1.
-   */
-  readonly http2?: boolean;
 }
 
 /**
@@ -59,10 +51,7 @@ export const Transport = {
   },
   async fromSource(source: CredentialSource, options: TransportOptions = {}): Promise<Transport> {
     const credentials = await source.resolve();
-    const http =
-      options.http2 === true && new URL(credentials.server).protocol === 'https:'
-        ? Http2Transport.fromCredentials(source, credentials, options)
-        : HttpTransport.fromCredentials(source, credentials, options);
+    const http = HttpTransport.fromCredentials(source, credentials, options);
     return options.retry === false ? http : withRetries(http, options.retry);
   },
 };

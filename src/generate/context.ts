@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { readProjectFile, type ProjectFile } from '../shared/project-file.ts';
-import type { GenerateOptions, GeneratorContext } from './contract.ts';
+import type { GenerateOptions, GeneratorContext } from '../generation/contract.ts';
 
 /** The default API source folder when neither the option nor op-gen.yaml names one. */
 export const DEFAULT_API_DIR = 'src/api';

@@ -3,7 +3,7 @@
  * subcommands and `create api`/`create webhook` run them from here. Each loads only when run, so
  * `op-gen generate rbac` never loads the CRD generator's schema code.
  */
-import type { GenerateResult, Generator } from './contract.ts';
+import type { GenerateResult, Generator } from '../generation/contract.ts';
 export * from './generator-names.ts';
 import type { GeneratorName, GeneratorOptionsByName } from './generator-names.ts';
 import { runGenerator } from './run.ts';

@@ -1,6 +1,6 @@
-import type { GenerateOptions, GenerateResult, Generator, GeneratorPlan } from './contract.ts';
+import type { GenerateOptions, GenerateResult, Generator, GeneratorPlan } from '../generation/contract.ts';
 import { generatorContext } from './context.ts';
-import { emit } from './emit.ts';
+import { emit } from '../generation/emit.ts';
 
 /** What a plan carries besides its files (the CRDs, the RBAC rules, ...), returned with the result. */
 export type PlanExtras<P extends GeneratorPlan> = Omit<P, keyof GeneratorPlan>;

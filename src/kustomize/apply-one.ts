@@ -1,4 +1,4 @@
-import type { JsonObject } from './json.ts';
+import type { JsonObject } from '../json/json.ts';
 import { applyImages, applyReplicas, type ImageEntry } from './transformers.ts';
 
 /** A kustomization's `images` and `replicas` applied to a copy of one object, as kustomize applies them. */

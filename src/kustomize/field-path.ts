@@ -1,4 +1,4 @@
-import { isObject, type Json, type JsonObject } from './json.ts';
+import { isObject, type Json, type JsonObject } from '../json/json.ts';
 
 /**
  * Visits the values at a kustomize field path (`spec/template/spec/containers[]/image`; `[]` and

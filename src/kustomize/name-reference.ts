@@ -1,6 +1,6 @@
 import { isClusterScoped } from './cluster-scoped.ts';
 import { visitPath } from './field-path.ts';
-import { isObject, type Json, type JsonObject } from './json.ts';
+import { isObject, type Json, type JsonObject } from '../json/json.ts';
 import { gvkOf, nameOf, namespaceOf, priorNames, type Resource } from './resource.ts';
 
 /** A kustomize nameReference entry: objects of `kind` are named at these fields of other kinds. */

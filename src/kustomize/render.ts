@@ -2,8 +2,8 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { OpGenError } from '../errors.ts';
 import { readYamlDocuments } from '../shared/yaml-documents.ts';
-import { applyJsonPatch, JsonPatchError, type JsonPatchOperation } from './json-patch.ts';
-import { isObject, type Json, type JsonObject } from './json.ts';
+import { applyJsonPatch, JsonPatchError, type JsonPatchOperation } from '../json/json-patch.ts';
+import { isObject, type Json, type JsonObject } from '../json/json.ts';
 import {
   BUILTIN_NAME_REFERENCES,
   fixNameReferences,

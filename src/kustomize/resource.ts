@@ -1,4 +1,4 @@
-import { isObject, type Json, type JsonObject } from './json.ts';
+import { isObject, type Json, type JsonObject } from '../json/json.ts';
 
 /** One object of a kustomize build, with the names it had before this build renamed it. */
 export interface Resource {

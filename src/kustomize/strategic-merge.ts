@@ -1,4 +1,4 @@
-import { isObject, type Json, type JsonObject } from './json.ts';
+import { isObject, type Json, type JsonObject } from '../json/json.ts';
 
 export class StrategicMergeError extends Error {}
 

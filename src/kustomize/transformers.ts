@@ -9,7 +9,7 @@ import {
   type FieldSpec,
 } from './field-specs.ts';
 import { visitPath } from './field-path.ts';
-import { isObject, type Json, type JsonObject } from './json.ts';
+import { isObject, type Json, type JsonObject } from '../json/json.ts';
 import { gvkOf, nameOf, priorNames, rename, setNamespace, type Resource } from './resource.ts';
 
 /** Adds `pairs` to the map at every field spec that applies to the object. */

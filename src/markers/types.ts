@@ -2,6 +2,7 @@
  * A marker registry is data: each marker says where it may stand, which arguments it takes and what
  * it does. One table drives parsing, argument validation, the generator's effect and the docs.
  */
+import type { JsonValue } from '../json/json.ts';
 
 /** Where a marker may stand: a package (version folder / module), a type declaration, or a field. */
 export type MarkerTarget = 'package' | 'type' | 'field';
@@ -17,7 +18,7 @@ export type MarkerTarget = 'package' | 'type' | 'field';
  */
 export type ArgType = 'string' | 'raw' | 'int' | 'number' | 'bool' | 'string[]' | 'json' | 'json[]';
 
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+export type { JsonValue } from '../json/json.ts';
 export type ArgValue = JsonValue;
 
 export interface ArgSpec {

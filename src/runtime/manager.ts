@@ -110,12 +110,6 @@ export interface ManagerOptions {
    */
   readonly transport?: Transport;
   /**
-   * Talk HTTP/2 to the API server (one multiplexed connection with a ping health check, as client-go
-   * does) instead of HTTP/1.1 keep-alive connections. Default false: measured on the runtime bench,
-   * HTTP/2 saved 3% of the operator's CPU and cost 17 MB of RSS (docs/performance.md).
-   */
-  readonly http2?: boolean;
-  /**
    * Serve prom-client's process and Node.js metrics (CPU, memory, heap, GC, event-loop lag) next to
    * the runtime's. Default true.
    */
@@ -216,7 +210,6 @@ export class Manager {
     const transportOptions = {
       userAgent: 'op-gen-manager',
       ...(options.onResponse ? { onResponse: options.onResponse } : {}),
-      ...(options.http2 !== undefined ? { http2: options.http2 } : {}),
     };
     if (options.transport) return new Manager(options.kubeConfig, options.transport, options);
     if (!options.kubeConfig) checkDefaultKubeConfig();

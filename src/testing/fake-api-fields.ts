@@ -1,8 +1,14 @@
 /**
  * The JSON field operations of the fake API server: leaf paths (what a field manager owns), merge
- * patch (RFC 7386), JSON patch (RFC 6902, the operations controllers use) and server-side apply's
+ * patch (RFC 7386), JSON patch (RFC 6902) and server-side apply's
  * merge of an applied configuration.
  */
+import {
+  applyJsonPatch,
+  JsonPatchError,
+  type JsonPatchOperation,
+  type JsonValue,
+} from '../json/json-patch.ts';
 import { statusError } from './fake-api-errors.ts';
 
 /** A path of object keys to a leaf: a scalar, a list (owned whole) or an empty object. */
@@ -31,55 +37,26 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
   return out;
 }
 
-function pointer(path: string): string[] {
-  if (path === '') return [];
-  return path
-    .slice(1)
-    .split('/')
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-}
-
-/** RFC 6902 add, remove, replace and test (what controllers send); a failed test is a 422. */
+/** RFC 6902 (json/json-patch.ts, op-gen's one implementation); a failed test or a missing path is a 422. */
 export function jsonPatch(target: unknown, ops: unknown): unknown {
   if (!Array.isArray(ops)) throw statusError(400, 'BadRequest', 'a JSON patch is a list of operations');
-  const doc = structuredClone(target) as Json;
-  for (const op of ops as { op: string; path: string; value?: unknown }[]) {
-    const keys = pointer(op.path);
-    const last = keys.pop();
-    let parent: unknown = doc;
-    for (const k of keys) parent = Array.isArray(parent) ? parent[Number(k)] : (parent as Json)?.[k];
-    if (last === undefined || typeof parent !== 'object' || parent === null)
-      throw statusError(422, 'Invalid', `the path ${op.path} does not exist`);
-    const container = parent as Json | unknown[];
-    const index = Array.isArray(container) ? (last === '-' ? container.length : Number(last)) : -1;
-    switch (op.op) {
-      case 'add':
-        if (Array.isArray(container)) container.splice(index, 0, structuredClone(op.value));
-        else (container as Json)[last] = structuredClone(op.value);
-        break;
-      case 'replace':
-      case 'remove': {
-        const exists = Array.isArray(container) ? index < container.length : Object.hasOwn(container, last);
-        if (!exists) throw statusError(422, 'Invalid', `the path ${op.path} does not exist`);
-        if (op.op === 'remove') {
-          if (Array.isArray(container)) container.splice(index, 1);
-          else delete (container as Json)[last];
-        } else if (Array.isArray(container)) container[index] = structuredClone(op.value);
-        else (container as Json)[last] = structuredClone(op.value);
-        break;
-      }
-      case 'test': {
-        const actual = Array.isArray(container) ? container[index] : (container as Json)[last];
-        if (JSON.stringify(actual) !== JSON.stringify(op.value))
-          throw statusError(422, 'Invalid', `the test at ${op.path} failed`);
-        break;
-      }
-      default:
-        throw statusError(400, 'BadRequest', `unsupported JSON patch operation ${op.op}`);
+  const doc = structuredClone(target) as JsonValue;
+  for (const op of ops as JsonPatchOperation[]) {
+    if (!JSON_PATCH_OPS.has(op.op))
+      throw statusError(400, 'BadRequest', `unsupported JSON patch operation ${op.op}`);
+    try {
+      applyJsonPatch(doc, [op]);
+    } catch (err) {
+      if (!(err instanceof JsonPatchError)) throw err;
+      throw op.op === 'test'
+        ? statusError(422, 'Invalid', `the test at ${op.path} failed`)
+        : statusError(422, 'Invalid', `the path ${op.path} does not exist: ${err.message}`);
     }
   }
   return doc;
 }
+
+const JSON_PATCH_OPS = new Set(['add', 'remove', 'replace', 'move', 'copy', 'test']);
 
 function deepMerge(target: unknown, applied: unknown): unknown {
   if (!isObject(applied) || !isObject(target)) return structuredClone(applied);

@@ -5,9 +5,14 @@
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { OpGenError } from '../../errors.ts';
 import type { OutputFile } from '../../shared/atomic-write.ts';
-import type { GenerateOptions, GenerateResult, Generator, GeneratorContext } from '../contract.ts';
+import type {
+  GenerateOptions,
+  GenerateResult,
+  Generator,
+  GeneratorContext,
+} from '../../generation/contract.ts';
 import { generatorContext } from '../context.ts';
-import { filesWithHeader } from '../emit.ts';
+import { filesWithHeader } from '../../generation/emit.ts';
 import { runGenerator } from '../run.ts';
 import { loadApiKinds } from '../api-model.ts';
 import { clientKinds } from './client-kinds.ts';

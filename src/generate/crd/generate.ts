@@ -7,7 +7,12 @@ import { toSortedYaml } from '../../shared/yaml.ts';
 import { yamlPackage } from '../../shared/yaml-package.ts';
 import { unresolvedAliasOffset } from '../../shared/yaml-documents.ts';
 import { crdMarkers } from './markers.ts';
-import type { GenerateOptions, Generator, GeneratorContext, GeneratorPlan } from '../contract.ts';
+import type {
+  GenerateOptions,
+  Generator,
+  GeneratorContext,
+  GeneratorPlan,
+} from '../../generation/contract.ts';
 import { runGenerator, type ResultOf } from '../run.ts';
 import { assembleCrds, VERSION_ANNOTATION, type CustomResourceDefinition } from './assemble.ts';
 import { walkApi, type KindVersion, type WalkResult } from './model.ts';

@@ -5,8 +5,8 @@
  */
 import { join, resolve } from 'node:path';
 import type { OutputFile } from '../../shared/atomic-write.ts';
-import type { GenerateOptions, GenerateResult, Generator } from '../contract.ts';
-import { filesWithHeader } from '../emit.ts';
+import type { GenerateOptions, GenerateResult, Generator } from '../../generation/contract.ts';
+import { filesWithHeader } from '../../generation/emit.ts';
 import { runGenerator } from '../run.ts';
 import { generateCrds, type CustomResourceDefinition } from '../crd/index.ts';
 import { DOCS_HEADER, renderGroupVersion, type KindEntry } from './render.ts';

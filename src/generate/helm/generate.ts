@@ -7,7 +7,12 @@ import { sortKeysDeep } from '../../shared/yaml.ts';
 import { readDeploySettings } from '../webhook/deploy-config.ts';
 import { chartTemplates, HEADER } from './chart.ts';
 import { HELMIGNORE, renderChartYaml, renderValues } from './values.ts';
-import type { GenerateOptions, Generator, GeneratorContext, GeneratorPlan } from '../contract.ts';
+import type {
+  GenerateOptions,
+  Generator,
+  GeneratorContext,
+  GeneratorPlan,
+} from '../../generation/contract.ts';
 import { runGenerator, type ResultOf } from '../run.ts';
 
 export interface GenerateHelmOptions extends GenerateOptions {

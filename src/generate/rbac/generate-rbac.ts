@@ -2,7 +2,12 @@ import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { OpGenError } from '../../errors.ts';
 import { dns1123LabelErrors } from '../../k8s-names/dns.ts';
-import type { GenerateOptions, Generator, GeneratorContext, GeneratorPlan } from '../contract.ts';
+import type {
+  GenerateOptions,
+  Generator,
+  GeneratorContext,
+  GeneratorPlan,
+} from '../../generation/contract.ts';
 import { generatorContext } from '../context.ts';
 import { runGenerator, type ResultOf } from '../run.ts';
 import { ts } from '../../source/ts.ts';

@@ -5,8 +5,8 @@
 import { join, resolve } from 'node:path';
 import { OpGenError } from '../../errors.ts';
 import type { OutputFile } from '../../shared/atomic-write.ts';
-import type { GenerateOptions, GenerateResult, Generator } from '../contract.ts';
-import { filesWithHeader } from '../emit.ts';
+import type { GenerateOptions, GenerateResult, Generator } from '../../generation/contract.ts';
+import { filesWithHeader } from '../../generation/emit.ts';
 import { runGenerator } from '../run.ts';
 import { readCrdInput, type CrdDocument } from './read-crds.ts';
 import { DEFAULT_IMPORTS, renderKindVersion, TYPES_HEADER, type ImportModules } from './render-types.ts';

@@ -3,9 +3,14 @@ import { join, relative } from 'node:path';
 import { OpGenError } from '../../errors.ts';
 import type { OutputFile } from '../../shared/atomic-write.ts';
 import { apiGroup, type ProjectFile } from '../../shared/project-file.ts';
-import type { GenerateOptions, Generator, GeneratorContext, GeneratorPlan } from '../contract.ts';
+import type {
+  GenerateOptions,
+  Generator,
+  GeneratorContext,
+  GeneratorPlan,
+} from '../../generation/contract.ts';
 import { generatorContext } from '../context.ts';
-import { filesWithHeader } from '../emit.ts';
+import { filesWithHeader } from '../../generation/emit.ts';
 import { runGenerator, type ResultOf } from '../run.ts';
 import {
   configurationNames,

@@ -3,7 +3,7 @@
  * and mapping what it did (changes, warnings, thrown errors) to an AdmissionResponse.
  */
 import { AdmissionDenied, fieldErrorMessage, ValidationError } from './field.ts';
-import { createPatch, type JsonValue } from './json-patch.ts';
+import { createPatch, type JsonValue } from '../../json/json-patch.ts';
 import { ownObject } from './request-copy.ts';
 import type {
   AdmissionContext,

@@ -28,7 +28,7 @@ export type {
 export { WebhookBuilder, spoke, type AdmissionWebhookOptions } from './builder.ts';
 export { ConversionWebhook, ConversionError, type SpokeRegistration } from './conversion.ts';
 export { allowed, denied, defaultingHandler, validatingHandler } from './admission.ts';
-export { createPatch, applyPatch, type PatchOperation, type JsonValue } from './json-patch.ts';
+export { createPatch, applyPatch, type PatchOperation, type JsonValue } from '../../json/json-patch.ts';
 export {
   WebhookServer,
   DEFAULT_WEBHOOK_CERT_DIR,

@@ -7,235 +7,262 @@ import type { CredentialSource, Credentials } from '../../../src/client/credenti
 import { Transport } from '../../../src/client/transport.ts';
 
 /**
- * The transport's credentials and timeouts against a local HTTP server: bearer tokens are re-resolved
- * once they are older than the source's refreshMs (rotating service-account tokens, exec plugins),
- * concurrent requests share one refresh, a failed refresh fails the request and is retried by the
- * next one, and a request the server never answers fails after timeoutMs.
+ * Requests go through op-gen's HTTP/1.1 client (http1-pool.ts, the default) or Node's http
+ * (`httpClient: 'node'`, OP_GEN_HTTP_CLIENT=node): every test below runs on both.
  */
-/**
- * The client that sent a request: Node's http sends `Connection: keep-alive` (its keep-alive agent)
- * and a capitalised `Host`; op-gen's pool (http1-pool.ts) sends neither.
- */
+const HTTP_CLIENTS = ['op-gen', 'node'] as const;
+
+/** Which client sent a request: Node's http announces keep-alive, op-gen's client sends no Connection header. */
 function clientOf(req: IncomingMessage): 'op-gen' | 'node' {
-  return req.rawHeaders.includes('Connection') ? 'node' : 'op-gen';
+  return req.headers.connection === 'keep-alive' ? 'node' : 'op-gen';
 }
 
-/**
- * Every test runs with both HTTP/1.1 clients: op-gen's pool (the default) and Node's http, chosen
- * the documented way (OP_GEN_HTTP_CLIENT=node); each suite checks its requests came from that client.
- */
-for (const httpClient of ['op-gen', 'node'] as const)
-  describe(`HTTP client: ${httpClient}`, () => {
-    const sentBy: ('op-gen' | 'node')[] = [];
-    let saved: string | undefined;
-    before(() => {
-      saved = process.env.OP_GEN_HTTP_CLIENT;
-      if (httpClient === 'node') process.env.OP_GEN_HTTP_CLIENT = 'node';
-      else delete process.env.OP_GEN_HTTP_CLIENT;
+for (const httpClient of HTTP_CLIENTS) {
+  /**
+   * The transport's credentials and timeouts against a local HTTP server: bearer tokens are re-resolved
+   * once they are older than the source's refreshMs (rotating service-account tokens, exec plugins),
+   * concurrent requests share one refresh, a failed refresh fails the request and is retried by the
+   * next one, and a request the server never answers fails after timeoutMs.
+   */
+  describe(`Transport (${httpClient} client): credential refresh, token rotation and request timeout`, () => {
+    let server: Server;
+    let base: string;
+    const seen: string[] = [];
+    const clients: string[] = [];
+    const hanging: ServerResponse[] = [];
+
+    before(async () => {
+      server = createServer((req: IncomingMessage, res: ServerResponse) => {
+        if (req.url === '/hang') {
+          hanging.push(res);
+          return;
+        }
+        seen.push(String(req.headers.authorization));
+        clients.push(clientOf(req));
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ kind: 'Status', path: req.url }));
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     });
-    after(() => {
-      if (saved === undefined) delete process.env.OP_GEN_HTTP_CLIENT;
-      else process.env.OP_GEN_HTTP_CLIENT = saved;
-    });
-
-    describe(`Transport (${httpClient}): credential refresh, token rotation and request timeout`, () => {
-      let server: Server;
-      let base: string;
-      const seen: string[] = [];
-      const hanging: ServerResponse[] = [];
-
-      before(async () => {
-        server = createServer((req: IncomingMessage, res: ServerResponse) => {
-          sentBy.push(clientOf(req));
-          if (req.url === '/hang') {
-            hanging.push(res);
-            return;
-          }
-          seen.push(String(req.headers.authorization));
-          res.setHeader('content-type', 'application/json');
-          res.end(JSON.stringify({ kind: 'Status', path: req.url }));
-        });
-        await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-        base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      });
-      after(async () => {
-        for (const res of hanging) res.destroy();
-        server.closeAllConnections();
-        await new Promise((resolve) => server.close(resolve));
-      });
-
-      /** A source whose token number goes up on every resolve; refreshMs can be changed by the test. */
-      function rotatingSource(): CredentialSource & { resolves: number; refresh: number; fail: boolean } {
-        const source = {
-          resolves: 0,
-          refresh: 60_000,
-          fail: false,
-          get refreshMs(): number {
-            return source.refresh;
-          },
-          async resolve(): Promise<Credentials> {
-            await sleep(5);
-            if (source.fail) throw new Error('exec plugin failed');
-            source.resolves++;
-            return { server: base, tls: {}, headers: { authorization: `Bearer token-${source.resolves}` } };
-          },
-        };
-        return source;
-      }
-
-      it('keeps a token while it is fresh, then sends the rotated one', async () => {
-        const source = rotatingSource();
-        const t = await Transport.fromSource(source);
-        seen.length = 0;
-        for (let i = 0; i < 3; i++) await t.request({ method: 'GET', path: `/fresh/${i}` });
-        assert.equal(source.resolves, 1, 'no refresh while the token is fresh');
-        source.refresh = -1; // every token is now stale
-        await t.request({ method: 'GET', path: '/rotated' });
-        assert.deepEqual(seen, ['Bearer token-1', 'Bearer token-1', 'Bearer token-1', 'Bearer token-2']);
-        t.close();
-      });
-
-      it('concurrent requests with a stale token share one refresh', async () => {
-        const source = rotatingSource();
-        const t = await Transport.fromSource(source);
-        source.refresh = -1;
-        seen.length = 0;
-        await Promise.all([1, 2, 3, 4, 5].map((i) => t.request({ method: 'GET', path: `/c/${i}` })));
-        assert.equal(source.resolves, 2, 'the initial resolve and one shared refresh');
-        assert.deepEqual(seen, Array(5).fill('Bearer token-2'));
-        t.close();
-      });
-
-      it('a failed refresh fails the request with its cause; the next request tries again', async () => {
-        const source = rotatingSource();
-        const t = await Transport.fromSource(source);
-        source.refresh = -1;
-        source.fail = true;
-        await assert.rejects(t.request({ method: 'GET', path: '/x' }), /exec plugin failed/);
-        source.fail = false;
-        seen.length = 0;
-        await t.request({ method: 'GET', path: '/y' });
-        assert.deepEqual(seen, ['Bearer token-2']);
-        t.close();
-      });
-
-      it('a request the server never answers fails after timeoutMs, naming the request', async () => {
-        const t = await Transport.fromSource(rotatingSource(), { timeoutMs: 50 });
-        await assert.rejects(
-          t.request({ method: 'GET', path: '/hang' }),
-          /^Error: GET \/hang: timed out after 50 ms$/,
-        );
-        const answered = await t.request<{ path: string }>({ method: 'GET', path: '/after' });
-        assert.equal(answered.path, '/after', 'the transport still works after a timeout');
-        t.close();
-      });
+    after(async () => {
+      for (const res of hanging) res.destroy();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
     });
 
-    /**
-     * How the transport reads an answer: a body in many chunks arrives whole; an answer whose connection is
-     * cut after part of its body fails with ECONNRESET, one that stops arriving with the request's timeout
-     * error; neither is ever taken for a short or empty body.
-     */
-    describe(`Transport (${httpClient}): reading an answer`, () => {
-      let server: Server;
-      let base: string;
-      const body = JSON.stringify({ kind: 'List', items: Array.from({ length: 500 }, (_, i) => ({ i })) });
-
-      before(async () => {
-        server = createServer((req: IncomingMessage, res: ServerResponse) => {
-          sentBy.push(clientOf(req));
-          res.setHeader('content-type', 'application/json');
-          if (req.url === '/chunks') {
-            // Written in 7 parts with pauses: the client sees several data events.
-            const parts = 7;
-            const size = Math.ceil(body.length / parts);
-            let i = 0;
-            const next = (): void => {
-              const part = body.slice(i * size, (i + 1) * size);
-              i++;
-              if (i >= parts) res.end(part);
-              else {
-                res.write(part);
-                setTimeout(next, 2);
-              }
-            };
-            next();
-            return;
-          }
-          if (req.url === '/cut') {
-            res.setHeader('content-length', String(body.length));
-            res.write(body.slice(0, 100));
-            setTimeout(() => res.socket?.destroy(), 10);
-            return;
-          }
-          if (req.url === '/stall') {
-            res.setHeader('content-length', String(body.length));
-            res.write(body.slice(0, 100));
-            return;
-          }
-          res.end(body);
-        });
-        await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-        base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      });
-      after(async () => {
-        server.closeAllConnections();
-        await new Promise((resolve) => server.close(resolve));
-      });
-
-      const source: CredentialSource = {
-        refreshMs: 60_000,
-        resolve: () => Promise.resolve({ server: base, tls: {}, headers: {} }),
+    /** A source whose token number goes up on every resolve; refreshMs can be changed by the test. */
+    function rotatingSource(): CredentialSource & { resolves: number; refresh: number; fail: boolean } {
+      const source = {
+        resolves: 0,
+        refresh: 60_000,
+        fail: false,
+        get refreshMs(): number {
+          return source.refresh;
+        },
+        async resolve(): Promise<Credentials> {
+          await sleep(5);
+          if (source.fail) throw new Error('exec plugin failed');
+          source.resolves++;
+          return { server: base, tls: {}, headers: { authorization: `Bearer token-${source.resolves}` } };
+        },
       };
+      return source;
+    }
 
-      it('a body sent in several chunks is read whole', async () => {
-        const t = await Transport.fromSource(source);
-        const list = await t.request<{ items: { i: number }[] }>({ method: 'GET', path: '/chunks' });
-        assert.equal(list.items.length, 500);
-        assert.equal(list.items[499]!.i, 499);
-        t.close();
-      });
-
-      it('a connection cut in the middle of the body fails with ECONNRESET, not a short body', async () => {
-        const t = await Transport.fromSource(source);
-        await assert.rejects(t.request({ method: 'GET', path: '/cut' }), (err: NodeJS.ErrnoException) => {
-          assert.equal(err.code, 'ECONNRESET', String(err));
-          return true;
-        });
-        const whole = await t.request<{ items: unknown[] }>({ method: 'GET', path: '/whole' });
-        assert.equal(whole.items.length, 500, 'the transport still works after a cut answer');
-        t.close();
-      });
-
-      it('a body that stops arriving fails when the timeout fires, naming the request', async () => {
-        const t = await Transport.fromSource(source, { timeoutMs: 100 });
-        await assert.rejects(
-          t.request({ method: 'GET', path: '/stall' }),
-          /GET \/stall: timed out after 100 ms/,
-        );
-        t.close();
-      });
+    it(`sends requests through the ${httpClient} client`, async () => {
+      const t = await Transport.fromSource(rotatingSource(), { httpClient });
+      clients.length = 0;
+      await t.request({ method: 'GET', path: '/which' });
+      await t.request({ method: 'POST', path: '/which', body: {} });
+      assert.deepEqual(clients, [httpClient, httpClient]);
+      t.close();
     });
 
-    describe(`Transport (${httpClient}): the client`, () => {
-      it(`sent every request of these tests through ${httpClient === 'node' ? "Node's http" : "op-gen's pool"}`, () => {
-        assert.ok(sentBy.length >= 10, `${sentBy.length} requests`);
-        assert.deepEqual(new Set(sentBy), new Set([httpClient]));
-      });
+    it('keeps a token while it is fresh, then sends the rotated one', async () => {
+      const source = rotatingSource();
+      const t = await Transport.fromSource(source, { httpClient });
+      seen.length = 0;
+      for (let i = 0; i < 3; i++) await t.request({ method: 'GET', path: `/fresh/${i}` });
+      assert.equal(source.resolves, 1, 'no refresh while the token is fresh');
+      source.refresh = -1; // every token is now stale
+      await t.request({ method: 'GET', path: '/rotated' });
+      assert.deepEqual(seen, ['Bearer token-1', 'Bearer token-1', 'Bearer token-1', 'Bearer token-2']);
+      t.close();
+    });
+
+    it('concurrent requests with a stale token share one refresh', async () => {
+      const source = rotatingSource();
+      const t = await Transport.fromSource(source, { httpClient });
+      source.refresh = -1;
+      seen.length = 0;
+      await Promise.all([1, 2, 3, 4, 5].map((i) => t.request({ method: 'GET', path: `/c/${i}` })));
+      assert.equal(source.resolves, 2, 'the initial resolve and one shared refresh');
+      assert.deepEqual(seen, Array(5).fill('Bearer token-2'));
+      t.close();
+    });
+
+    it('a failed refresh fails the request with its cause; the next request tries again', async () => {
+      const source = rotatingSource();
+      const t = await Transport.fromSource(source, { httpClient });
+      source.refresh = -1;
+      source.fail = true;
+      await assert.rejects(t.request({ method: 'GET', path: '/x' }), /exec plugin failed/);
+      source.fail = false;
+      seen.length = 0;
+      await t.request({ method: 'GET', path: '/y' });
+      assert.deepEqual(seen, ['Bearer token-2']);
+      t.close();
+    });
+
+    it('a request the server never answers fails after timeoutMs, naming the request', async () => {
+      const t = await Transport.fromSource(rotatingSource(), { httpClient, timeoutMs: 50 });
+      await assert.rejects(
+        t.request({ method: 'GET', path: '/hang' }),
+        /^Error: GET \/hang: timed out after 50 ms$/,
+      );
+      const answered = await t.request<{ path: string }>({ method: 'GET', path: '/after' });
+      assert.equal(answered.path, '/after', 'the transport still works after a timeout');
+      t.close();
     });
   });
 
-describe('Transport: OP_GEN_HTTP_CLIENT', () => {
-  it('refuses a value other than op-gen or node, naming it', async () => {
+  /**
+   * How the transport reads an answer: a body in many chunks arrives whole; an answer whose connection is
+   * cut after part of its body fails with ECONNRESET, one that stops arriving with the request's timeout
+   * error; neither is ever taken for a short or empty body.
+   */
+  describe(`Transport (${httpClient} client): reading an answer`, () => {
+    let server: Server;
+    let base: string;
+    const body = JSON.stringify({ kind: 'List', items: Array.from({ length: 500 }, (_, i) => ({ i })) });
+
+    before(async () => {
+      server = createServer((req: IncomingMessage, res: ServerResponse) => {
+        res.setHeader('content-type', 'application/json');
+        if (req.url === '/chunks') {
+          // Written in 7 parts with pauses: the client sees several data events.
+          const parts = 7;
+          const size = Math.ceil(body.length / parts);
+          let i = 0;
+          const next = (): void => {
+            const part = body.slice(i * size, (i + 1) * size);
+            i++;
+            if (i >= parts) res.end(part);
+            else {
+              res.write(part);
+              setTimeout(next, 2);
+            }
+          };
+          next();
+          return;
+        }
+        if (req.url === '/cut') {
+          res.setHeader('content-length', String(body.length));
+          res.write(body.slice(0, 100));
+          setTimeout(() => res.socket?.destroy(), 10);
+          return;
+        }
+        if (req.url === '/stall') {
+          res.setHeader('content-length', String(body.length));
+          res.write(body.slice(0, 100));
+          return;
+        }
+        res.end(body);
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    });
+    after(async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    });
+
+    const source: CredentialSource = {
+      refreshMs: 60_000,
+      resolve: () => Promise.resolve({ server: base, tls: {}, headers: {} }),
+    };
+
+    it('a body sent in several chunks is read whole', async () => {
+      const t = await Transport.fromSource(source, { httpClient });
+      const list = await t.request<{ items: { i: number }[] }>({ method: 'GET', path: '/chunks' });
+      assert.equal(list.items.length, 500);
+      assert.equal(list.items[499]!.i, 499);
+      t.close();
+    });
+
+    it('a connection cut in the middle of the body fails with ECONNRESET, not a short body', async () => {
+      const t = await Transport.fromSource(source, { httpClient });
+      await assert.rejects(t.request({ method: 'GET', path: '/cut' }), (err: NodeJS.ErrnoException) => {
+        assert.equal(err.code, 'ECONNRESET', String(err));
+        return true;
+      });
+      const whole = await t.request<{ items: unknown[] }>({ method: 'GET', path: '/whole' });
+      assert.equal(whole.items.length, 500, 'the transport still works after a cut answer');
+      t.close();
+    });
+
+    it('a body that stops arriving fails when the timeout fires, naming the request', async () => {
+      const t = await Transport.fromSource(source, { httpClient, timeoutMs: 100 });
+      await assert.rejects(
+        t.request({ method: 'GET', path: '/stall' }),
+        /GET \/stall: timed out after 100 ms/,
+      );
+      t.close();
+    });
+  });
+}
+
+describe('Transport: OP_GEN_HTTP_CLIENT chooses the default request client', () => {
+  let server: Server;
+  let base: string;
+  const clients: string[] = [];
+  before(async () => {
+    server = createServer((req: IncomingMessage, res: ServerResponse) => {
+      clients.push(clientOf(req));
+      res.setHeader('content-type', 'application/json');
+      res.end('{}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+  const source: CredentialSource = {
+    refreshMs: 60_000,
+    resolve: () => Promise.resolve({ server: base, tls: {}, headers: {} }),
+  };
+
+  for (const [env, expected] of [
+    [undefined, 'op-gen'],
+    ['op-gen', 'op-gen'],
+    ['node', 'node'],
+  ] as const)
+    it(`OP_GEN_HTTP_CLIENT=${env ?? '(unset)'} sends requests through the ${expected} client`, async () => {
+      const saved = process.env.OP_GEN_HTTP_CLIENT;
+      if (env === undefined) delete process.env.OP_GEN_HTTP_CLIENT;
+      else process.env.OP_GEN_HTTP_CLIENT = env;
+      try {
+        const t = await Transport.fromSource(source);
+        clients.length = 0;
+        await t.request({ method: 'GET', path: '/default' });
+        assert.deepEqual(clients, [expected]);
+        t.close();
+      } finally {
+        if (saved === undefined) delete process.env.OP_GEN_HTTP_CLIENT;
+        else process.env.OP_GEN_HTTP_CLIENT = saved;
+      }
+    });
+
+  it('OP_GEN_HTTP_CLIENT with another value fails, naming the choices', async () => {
     const saved = process.env.OP_GEN_HTTP_CLIENT;
-    process.env.OP_GEN_HTTP_CLIENT = 'curl';
+    process.env.OP_GEN_HTTP_CLIENT = 'http2';
     try {
       await assert.rejects(
-        Transport.fromSource({
-          refreshMs: 60_000,
-          resolve: () => Promise.resolve({ server: 'http://127.0.0.1:1', tls: {}, headers: {} }),
-        }),
-        { message: 'OP_GEN_HTTP_CLIENT must be op-gen or node, got curl' },
+        Transport.fromSource(source),
+        /^Error: OP_GEN_HTTP_CLIENT must be op-gen or node, got http2$/,
       );
     } finally {
       if (saved === undefined) delete process.env.OP_GEN_HTTP_CLIENT;

@@ -87,6 +87,24 @@ describe('FakeApiServer', () => {
     await rejectsWith(client.get(key), 404, 'NotFound');
   });
 
+  it('JSON patch (RFC 6902, json/json-patch.ts): every operation; a failed test or a missing path is 422, an unknown op 400', async () => {
+    const { client } = setup();
+    await client.create({ metadata: { name: 'w', namespace: 'ns' }, spec: { a: 1, list: ['x'] } });
+    const patched = await client.patch(key, 'json', [
+      { op: 'test', path: '/spec/a', value: 1 },
+      { op: 'replace', path: '/spec/a', value: 2 },
+      { op: 'add', path: '/spec/list/-', value: 'y' },
+      { op: 'copy', from: '/spec/list', path: '/spec/copy' },
+      { op: 'move', from: '/spec/a', path: '/spec/b' },
+      { op: 'remove', path: '/spec/list/0' },
+    ]);
+    assert.deepEqual(patched.spec, { list: ['y'], copy: ['x', 'y'], b: 2 });
+    await rejectsWith(client.patch(key, 'json', [{ op: 'test', path: '/spec/b', value: 3 }]), 422, 'Invalid');
+    await rejectsWith(client.patch(key, 'json', [{ op: 'remove', path: '/spec/nothing' }]), 422, 'Invalid');
+    await rejectsWith(client.patch(key, 'json', [{ op: 'frobnicate', path: '/spec' }]), 400, 'BadRequest');
+    assert.deepEqual((await client.get(key)).spec, patched.spec, 'a refused patch changes nothing');
+  });
+
   it('watch replays from a resourceVersion, and answers 410 Gone for one older than the compaction', async () => {
     const { client, server } = setup();
     const a = await client.create({ metadata: { name: 'a', namespace: 'ns' } });

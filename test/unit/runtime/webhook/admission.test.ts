@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { createLogger } from '../../../../src/runtime/logger.ts';
 import { defaultingHandler, forKind, validatingHandler } from '../../../../src/runtime/webhook/admission.ts';
 import { AdmissionDenied, field, ValidationError } from '../../../../src/runtime/webhook/field.ts';
-import { applyPatch, type JsonValue } from '../../../../src/runtime/webhook/json-patch.ts';
+import { applyPatch, type JsonValue } from '../../../../src/json/json-patch.ts';
 import type {
   AdmissionContext,
   AdmissionRequest,

@@ -1,5 +1,10 @@
-/** JSON values as the renderer handles them (what YAML manifests parse to). */
+/**
+ * JSON values as parsed YAML manifests, admission requests and API objects hold them, shared by
+ * kustomize/ and the runtime's webhooks (json-patch.ts).
+ */
 export type Json = string | number | boolean | null | Json[] | JsonObject;
+/** The same type under the name the webhooks, markers and api-types use. */
+export type JsonValue = Json;
 export interface JsonObject {
   [key: string]: Json;
 }

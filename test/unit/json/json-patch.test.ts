@@ -1,6 +1,18 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { applyPatch, createPatch, type JsonValue } from '../../../../src/runtime/webhook/json-patch.ts';
+import {
+  applyJsonPatch,
+  applyPatch,
+  createPatch,
+  JsonPatchError,
+  type JsonPatchOperation,
+  type JsonValue,
+} from '../../../src/json/json-patch.ts';
+
+/**
+ * src/json/json-patch.ts is op-gen's one RFC 6902 implementation: kustomize/ applies the patches of
+ * a kustomization with applyJsonPatch, the runtime's defaulting webhooks answer with createPatch.
+ */
 
 /** A small seeded PRNG (mulberry32), so a failure can be replayed from its seed. */
 function rng(seed: number): () => number {
@@ -104,5 +116,70 @@ describe('createPatch', () => {
       const patch = createPatch(from, to);
       assert.deepEqual(applyPatch(from, patch), to, `seed ${seed}`);
     }
+  });
+});
+
+describe('applyJsonPatch (kustomize patches)', () => {
+  const apply = (doc: JsonValue, ops: JsonPatchOperation[]): JsonValue => {
+    applyJsonPatch(doc, ops);
+    return doc;
+  };
+  it('applies add, remove, replace, move, copy and test in place, in order', () => {
+    const doc: JsonValue = { spec: { replicas: 1, list: ['a', 'c'], 'x/y': { '~': 1 } } };
+    applyJsonPatch(doc, [
+      { op: 'add', path: '/spec/list/1', value: 'b' },
+      { op: 'add', path: '/spec/list/-', value: 'd' },
+      { op: 'replace', path: '/spec/replicas', value: 3 },
+      { op: 'test', path: '/spec/replicas', value: 3 },
+      { op: 'copy', from: '/spec/list', path: '/spec/copy' },
+      { op: 'move', from: '/spec/x~1y/~0', path: '/spec/moved' },
+      { op: 'remove', path: '/spec/list/0' },
+    ]);
+    assert.deepEqual(doc, {
+      spec: { replicas: 3, list: ['b', 'c', 'd'], 'x/y': {}, copy: ['a', 'b', 'c', 'd'], moved: 1 },
+    });
+  });
+  it('copies values: a later change to the operation or the source does not show through', () => {
+    const value = { a: [1] };
+    const doc = apply({ l: [] }, [
+      { op: 'add', path: '/v', value },
+      { op: 'copy', from: '/v', path: '/w' },
+    ]);
+    value.a.push(2);
+    assert.deepEqual(doc, { l: [], v: { a: [1] }, w: { a: [1] } });
+  });
+  for (const [ops, message] of [
+    [[{ op: 'remove', path: '/missing' }], '/missing does not exist'],
+    [[{ op: 'add', path: '/a/b/c', value: 1 }], '/a/b/c: b does not exist'],
+    [[{ op: 'add', path: 'spec', value: 1 }], 'path spec must start with /'],
+    [[{ op: 'add', path: '', value: 1 }], 'the whole document cannot be the target'],
+    [[{ op: 'add', path: '/l/x', value: 1 }], '/l/x: x is not a list index'],
+    [[{ op: 'add', path: '/l/01', value: 1 }], '/l/01: 01 is not a list index'],
+    [[{ op: 'replace', path: '/l/2', value: 1 }], '/l/2: index 2 is out of range (the list has 2 items)'],
+    [[{ op: 'add', path: '/l/3', value: 1 }], '/l/3: index 3 is out of range (the list has 2 items)'],
+    [[{ op: 'add', path: '/a/x', value: 1 }], '/a/x: the parent is not an object or list'],
+    [[{ op: 'test', path: '/a', value: 2 }], 'test failed at /a'],
+    [[{ op: 'patch', path: '/a' }], 'unknown op patch'],
+  ] as [JsonPatchOperation[], string][])
+    it(`refuses ${JSON.stringify(ops[0])}: ${message}`, () => {
+      assert.throws(
+        () => applyJsonPatch({ a: 1, l: [1, 2] }, ops),
+        (err: unknown) => err instanceof JsonPatchError && err.message === message,
+      );
+    });
+});
+
+describe('applyPatch (webhook round trips)', () => {
+  it('returns a patched copy and leaves the input alone', () => {
+    const from = { spec: { a: 1 } };
+    assert.deepEqual(applyPatch(from, [{ op: 'replace', path: '/spec/a', value: 2 }]), { spec: { a: 2 } });
+    assert.deepEqual(from, { spec: { a: 1 } });
+  });
+  it('replaces the whole document on path "", and refuses to remove it', () => {
+    assert.deepEqual(applyPatch({ a: 1 }, [{ op: 'replace', path: '', value: [1] }]), [1]);
+    assert.throws(
+      () => applyPatch({ a: 1 }, [{ op: 'remove', path: '' }]),
+      (err: unknown) => err instanceof JsonPatchError && err.message === 'cannot remove the root',
+    );
   });
 });

@@ -3,9 +3,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import type { Generator, GeneratorPlan } from '../../../src/generate/contract.ts';
+import type { Generator, GeneratorPlan } from '../../../src/generation/contract.ts';
 import { generatorContext } from '../../../src/generate/context.ts';
-import { emit, filesWithHeader } from '../../../src/generate/emit.ts';
+import { emit, filesWithHeader } from '../../../src/generation/emit.ts';
 import { runGenerator } from '../../../src/generate/run.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'op-gen-emit-'));
