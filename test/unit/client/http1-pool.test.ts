@@ -288,12 +288,15 @@ describe('Http1Pool: connections and failures', () => {
     );
     script = {
       answer: () => [
-        'HTTP/1.1 200 OK\r\ncontent-length: 40\r\n\r\n',
-        ...Array.from({ length: 40 }, () => 'x'),
+        'HTTP/1.1 200 OK\r\ncontent-length: 200\r\n\r\n',
+        ...Array.from({ length: 200 }, () => 'x'),
       ],
     };
-    // 40 parts 1 ms or more apart take longer than 30 ms in all, but never 30 ms without a byte.
-    assert.equal((await pool.request(get('/slow', { timeoutMs: 30 }))).text.length, 40);
+    // 200 parts 1 ms or more apart take longer than 150 ms in all, but (even on a loaded machine,
+    // where 30 ms was seen between two parts) never 150 ms without a byte.
+    const slow = performance.now();
+    assert.equal((await pool.request(get('/slow', { timeoutMs: 150 }))).text.length, 200);
+    assert.ok(performance.now() - slow > 150, 'the answer took longer than the timeout in all');
     pool.close();
   });
 
