@@ -159,6 +159,12 @@ export class LocalWebhooks {
     writeRunState(this.options.cwd, this.state);
   }
 
+  /** Records the manager's pid (its process group), so a cleanup after a kill -9 can stop it. */
+  managerStarted(pid: number | undefined): void {
+    this.state = { ...this.state, ...(pid === undefined ? {} : { managerPid: pid }) };
+    writeRunState(this.options.cwd, this.state);
+  }
+
   /** Puts back everything recorded; the state file is removed once all is back. */
   async restore(): Promise<string[]> {
     const done = await restoreRunState(this.options.transport, this.state);

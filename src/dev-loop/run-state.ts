@@ -21,6 +21,11 @@ export interface RunState {
   readonly pid: number;
   readonly server: string;
   readonly context: string;
+  /**
+   * The manager serving the webhooks (its process group): a kill -9 of op-gen run leaves it running,
+   * holding the webhook port; the cleanup stops it.
+   */
+  readonly managerPid?: number;
   /** Webhook configurations it created or replaced; `previous` is what was there (null: nothing). */
   readonly webhookConfigurations: {
     readonly kind: WebhookConfiguration['kind'];
@@ -57,6 +62,15 @@ export function removeRunState(cwd: string): void {
 export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function processGroupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
     return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
@@ -168,6 +182,10 @@ export async function cleanupPreviousRun(
   log(
     `op-gen run: putting back what the op-gen run (pid ${state.pid}) that did not stop changed in the cluster`,
   );
+  if (state.managerPid !== undefined && processGroupAlive(state.managerPid)) {
+    process.kill(-state.managerPid, 'SIGKILL');
+    log(`  stopped its manager (process group ${state.managerPid})`);
+  }
   for (const line of await restoreRunState(transport, state)) log(`  ${line}`);
   removeRunState(cwd);
 }

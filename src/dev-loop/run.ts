@@ -120,7 +120,11 @@ async function runLoop(
   const crdSync = new CrdSync(applier);
   const managerArgs = [...(webhooks?.managerArgs ?? []), ...options.managerArgs];
   const manager = new ManagerProcess({
-    start: () => spawnScript({ script: scripts.start, args: managerArgs, cwd, env }),
+    start: () => {
+      const child = spawnScript({ script: scripts.start, args: managerArgs, cwd, env });
+      webhooks?.managerStarted(child.pid);
+      return child;
+    },
     onExit: (status) =>
       log(
         `the manager exited (${status.signal ?? `code ${status.code}`}); waiting for the next change under src/`,

@@ -186,6 +186,36 @@ describe('op-gen run serves the project webhooks', { timeout: 400_000, skip: con
     assert.fail(`the local validator was not called within ${timeoutMs} ms: ${last}`);
   };
 
+  /**
+   * A ValidatingWebhookConfiguration of the project's name as a deployed operator leaves it (here
+   * pointing at a closed port, failurePolicy Ignore): op-gen run replaces it while it runs and must
+   * put it back as it was.
+   */
+  const deployed = {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingWebhookConfiguration',
+    metadata: { name: 'validating-webhook-configuration', labels: { deployed: 'yes' } },
+    webhooks: [
+      {
+        name: 'deployed.example.com',
+        clientConfig: { url: 'https://127.0.0.1:1/validate' },
+        rules: [
+          {
+            apiGroups: ['batch.example.com'],
+            apiVersions: ['v1'],
+            operations: ['CREATE'],
+            resources: ['cronjobs'],
+          },
+        ],
+        failurePolicy: 'Ignore',
+        sideEffects: 'None',
+        admissionReviewVersions: ['v1'],
+      },
+    ],
+  };
+  const configurationsPath = (kind: string, name = '') =>
+    `/apis/admissionregistration.k8s.io/v1/${kind}${name ? `/${name}` : ''}`;
+
   /** The cluster takes writes as without op-gen run: no configuration of ours, conversion None. */
   const assertRestored = async (): Promise<void> => {
     const created = await cronJobs(transport!, 'v1').create({
@@ -198,17 +228,30 @@ describe('op-gen run serves the project webhooks', { timeout: 400_000, skip: con
       path: `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${CRD}`,
     })) as { spec: { conversion?: { strategy?: string } } };
     assert.equal(crd.spec.conversion?.strategy, 'None');
-    for (const kind of ['mutatingwebhookconfigurations', 'validatingwebhookconfigurations']) {
-      const list = (await transport!.request({
-        method: 'GET',
-        path: `/apis/admissionregistration.k8s.io/v1/${kind}`,
-      })) as { items: unknown[] };
-      assert.deepEqual(list.items, [], `${kind} left behind`);
-    }
+    const mutating = (await transport!.request({
+      method: 'GET',
+      path: configurationsPath('mutatingwebhookconfigurations'),
+    })) as { items: unknown[] };
+    assert.deepEqual(mutating.items, [], 'mutating configuration left behind');
+    const validating = (await transport!.request({
+      method: 'GET',
+      path: configurationsPath('validatingwebhookconfigurations'),
+    })) as { items: (typeof deployed)[] };
+    assert.equal(validating.items.length, 1, 'only the deployed validating configuration');
+    const back = validating.items[0]!;
+    assert.deepEqual(back.metadata.labels, deployed.metadata.labels);
+    assert.equal(back.webhooks.length, 1);
+    assert.equal(back.webhooks[0]?.name, 'deployed.example.com');
+    assert.deepEqual(back.webhooks[0]?.clientConfig, deployed.webhooks[0]?.clientConfig, 'as deployed');
     assert.equal(existsSync(join(root, '.op-gen/run-state.json')), false, 'the state file is removed');
   };
 
   it('serves validation, defaulting and conversion; after SIGTERM the cluster is as before', async () => {
+    await transport!.request({
+      method: 'POST',
+      path: configurationsPath('validatingwebhookconfigurations'),
+      body: deployed,
+    });
     const port = await freePort();
     const r = opGenRun('--webhook-port', String(port));
     const started = await r.waitFor(/started the manager \(pid (\d+)\)/, 120_000);
@@ -233,35 +276,40 @@ describe('op-gen run serves the project webhooks', { timeout: 400_000, skip: con
   });
 
   for (const next of ['op-gen run --cleanup', 'the next op-gen run'] as const) {
-    it(`after a kill -9 of op-gen run, ${next} puts the cluster back`, async () => {
-      const r = opGenRun('--webhook-port', String(await freePort()));
+    it(`after a kill -9 of op-gen run, ${next} puts the cluster back and stops the orphaned manager`, async () => {
+      const port = await freePort();
+      const r = opGenRun('--webhook-port', String(port));
       const started = await r.waitFor(/started the manager \(pid (\d+)\)/, 120_000);
       const managerPid = Number(started[1]);
       managerPids.push(managerPid);
       await waitUntilServed(60_000);
       r.child.kill('SIGKILL');
       await r.exited;
-      process.kill(-managerPid, 'SIGKILL'); // nothing serves the webhooks any more
-      await assert.rejects(
-        cronJobs(transport!, 'v1').create({
-          metadata: { generateName: 'x-', namespace: 'default' },
-          spec: {},
-        }),
-        /failed calling webhook|connection refused/,
-        'the cluster refuses writes while the configurations point at nothing',
-      );
       assert.ok(existsSync(join(root, '.op-gen/run-state.json')));
+      assert.doesNotThrow(() => process.kill(-managerPid, 0), 'the manager outlives a kill -9 of op-gen run');
 
       if (next === 'op-gen run --cleanup') {
+        // With the manager gone too, the configurations point at nothing: writes are refused.
+        process.kill(-managerPid, 'SIGKILL');
+        await assert.rejects(
+          cronJobs(transport!, 'v1').create({
+            metadata: { generateName: 'x-', namespace: 'default' },
+            spec: {},
+          }),
+          /failed calling webhook|connection refused/,
+        );
         const c = opGenRun('--cleanup');
         assert.equal(await c.exited, 0, c.output());
         assert.match(c.output(), /that did not stop changed in the cluster/);
         await assertRestored();
       } else {
-        const again = opGenRun('--webhook-port', String(await freePort()));
+        // The next op-gen run stops the orphan (which holds the port) before it starts its own manager.
+        const again = opGenRun('--webhook-port', String(port));
         await again.waitFor(/that did not stop changed in the cluster/, 30_000);
+        await again.waitFor(new RegExp(`stopped its manager \\(process group ${managerPid}\\)`), 10_000);
         const s = await again.waitFor(/started the manager \(pid (\d+)\)/, 120_000);
         managerPids.push(Number(s[1]));
+        assert.throws(() => process.kill(-managerPid, 0), 'the orphaned manager is stopped');
         await waitUntilServed(60_000);
         again.child.kill('SIGINT');
         assert.equal(await again.exited, 0, again.output());
