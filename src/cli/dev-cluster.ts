@@ -25,9 +25,11 @@ export const devClusterCommand: CommandModule = {
         const ctx = contextFor(command, io);
         const { startControlPlane } = await import('../testing/control-plane.ts');
         const { findControlPlaneBinaries } = await import('../testing/binaries.ts');
+        const { leaveSignalsToCaller } = await import('../testing/process-registry.ts');
         const lookup = findControlPlaneBinaries();
         if (!lookup.found)
           throw new OpGenError(`op-gen dev-cluster: ${lookup.reason} (npm run setup:envtest in op-gen)`);
+        leaveSignalsToCaller(); // this command stops the control plane itself, then removes the kubeconfig
         const stop = stopSignal(process.env);
         // Signal handlers and a pending promise do not keep Node running; this does, until the end.
         const keepAlive = setInterval(() => undefined, 1 << 30);
