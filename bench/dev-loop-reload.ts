@@ -145,6 +145,7 @@ try {
   for (const [name, { file, edit }] of Object.entries(edits)) {
     const parts: number[][] = [];
     const served: number[] = [];
+    const managerStart: number[] = [];
     for (let i = 1; i <= ROUNDS; i++) {
       const mark = output.length;
       const savedAt = Date.now();
@@ -152,8 +153,10 @@ try {
       const m = await waitFor(line, mark);
       // The old manager is stopped before the line: whatever admits now is the new one.
       if (WEBHOOKS) {
+        const lineAt = Date.now();
         await admitted();
         served.push(Date.now() - savedAt);
+        managerStart.push(Date.now() - lineAt);
       }
       parts.push(m.slice(1, 7).map(Number));
       loads.push(loadavg()[0] ?? 0);
@@ -166,7 +169,7 @@ try {
     console.log(`  all: ${parts.map((p) => p[0]).join(', ')} ms`);
     if (WEBHOOKS)
       console.log(
-        `  served (save to the first create admitted through the new manager's webhooks): median ${median(served)} ms; all: ${served.join(', ')} ms`,
+        `  served (save to the first create admitted through the new manager's webhooks): median ${median(served)} ms; all: ${served.join(', ')} ms; of which from the restart line to the first admission (the new manager's start): median ${median(managerStart)} ms`,
       );
   }
   console.log(
