@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -317,4 +318,31 @@ describe('op-gen run serves the project webhooks', { timeout: 400_000, skip: con
       }
     });
   }
+
+  /** An address of this machine other than loopback, as a cluster elsewhere would call it. */
+  const externalIp = Object.values(networkInterfaces())
+    .flat()
+    .find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
+  it(
+    '--webhook-host: the configurations call that address, its certificate is valid for it',
+    { skip: externalIp ? false : 'no non-loopback IPv4 address' },
+    async () => {
+      const port = await freePort();
+      const r = opGenRun('--webhook-host', externalIp!, '--webhook-port', String(port));
+      const s = await r.waitFor(/started the manager \(pid (\d+)\)/, 120_000);
+      managerPids.push(Number(s[1]));
+      const installed = (await transport!.request({
+        method: 'GET',
+        path: configurationsPath('mutatingwebhookconfigurations', 'mutating-webhook-configuration'),
+      })) as { webhooks: { clientConfig: { url?: string; service?: unknown } }[] };
+      for (const w of installed.webhooks) {
+        assert.ok(w.clientConfig.url?.startsWith(`https://${externalIp}:${port}/`), JSON.stringify(w));
+        assert.equal(w.clientConfig.service, undefined);
+      }
+      await waitUntilServed(60_000);
+      r.child.kill('SIGTERM');
+      assert.equal(await r.exited, 0, r.output());
+      await assertRestored();
+    },
+  );
 });
