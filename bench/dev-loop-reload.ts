@@ -146,6 +146,7 @@ try {
     const parts: number[][] = [];
     const served: number[] = [];
     const managerStart: number[] = [];
+    const toListen: number[] = [];
     for (let i = 1; i <= ROUNDS; i++) {
       const mark = output.length;
       const savedAt = Date.now();
@@ -157,6 +158,13 @@ try {
         await admitted();
         served.push(Date.now() - savedAt);
         managerStart.push(Date.now() - lineAt);
+        // The manager's own log line (its timestamp) when its webhook server listens.
+        const listening = output
+          .slice(mark)
+          .split('\n')
+          .find((l) => l.includes('"serving webhooks"'));
+        const ts = listening ? Date.parse((JSON.parse(listening) as { ts: string }).ts) : NaN;
+        toListen.push(ts - lineAt);
       }
       parts.push(m.slice(1, 7).map(Number));
       loads.push(loadavg()[0] ?? 0);
@@ -169,7 +177,7 @@ try {
     console.log(`  all: ${parts.map((p) => p[0]).join(', ')} ms`);
     if (WEBHOOKS)
       console.log(
-        `  served (save to the first create admitted through the new manager's webhooks): median ${median(served)} ms; all: ${served.join(', ')} ms; of which from the restart line to the first admission (the new manager's start): median ${median(managerStart)} ms`,
+        `  served (save to the first create admitted through the new manager's webhooks): median ${median(served)} ms; all: ${served.join(', ')} ms; of which from the restart line to the first admission (the new manager's start): median ${median(managerStart)} ms, to its 'serving webhooks' log line: median ${median(toListen)} ms`,
       );
   }
   console.log(
