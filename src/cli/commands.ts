@@ -6,6 +6,7 @@ import type { CommandModule } from './command-module.ts';
 import { createApiCommand } from './create-api.ts';
 import { createWebhookCommand } from './create-webhook.ts';
 import { crdCommand } from './crd-diff.ts';
+import { devClusterCommand } from './dev-cluster.ts';
 import { initCommand } from './init.ts';
 import { runCommand } from './run.ts';
 import { upgradeCommand } from './upgrade.ts';
@@ -22,4 +23,5 @@ export const topLevelCommands: readonly CommandModule[] = [
   crdCommand,
   runCommand,
   upgradeCommand,
+  devClusterCommand,
 ];

@@ -9,6 +9,19 @@ function milliseconds(value: string): number {
   return n;
 }
 
+function port(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 65535) throw new InvalidArgumentError('expected a port, 1-65535');
+  return n;
+}
+
+interface RunFlags {
+  readonly debounce: number;
+  readonly webhookHost: string;
+  readonly webhookPort: number;
+  readonly cleanup?: boolean;
+}
+
 /** How often op-gen run started by an npm script checks that the script's shell is still there. */
 const PARENT_CHECK_MS = 250;
 
@@ -21,7 +34,7 @@ const PARENT_CHECK_MS = 250;
  * npm a new parent means nothing (`nohup op-gen run &` outlives its shell on purpose). `dispose` stops
  * listening.
  */
-function stopSignal(env: NodeJS.ProcessEnv): {
+export function stopSignal(env: NodeJS.ProcessEnv): {
   requested: Promise<string>;
   dispose(): void;
 } {
@@ -62,7 +75,17 @@ export const runCommand: CommandModule = {
       )
       .argument('[manager-args...]', 'arguments for the manager, after -- (e.g. -- --metrics-bind-address=0)')
       .option('--debounce <ms>', 'quiet time after the last change before a round starts', milliseconds, 100)
-      .action(async (managerArgs: string[], opts: { debounce: number }, command) => {
+      .option(
+        '--webhook-host <host>',
+        'where the API server reaches this machine for webhooks (the certificate is made for it)',
+        '127.0.0.1',
+      )
+      .option('--webhook-port <port>', "the manager's webhook server port", port, 9443)
+      .option(
+        '--cleanup',
+        'only put back what a killed op-gen run changed in the cluster (.op-gen/run-state.json), then exit',
+      )
+      .action(async (managerArgs: string[], opts: RunFlags, command) => {
         const ctx = contextFor(command, io);
         const { runDevLoop } = await import('../dev-loop/run.ts');
         const stop = stopSignal(process.env);
@@ -73,6 +96,9 @@ export const runCommand: CommandModule = {
             managerArgs,
             debounceMs: opts.debounce,
             stopRequested: stop.requested,
+            webhookHost: opts.webhookHost,
+            webhookPort: opts.webhookPort,
+            cleanupOnly: opts.cleanup === true,
           });
         } finally {
           stop.dispose();

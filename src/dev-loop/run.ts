@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import { Transport } from '../client/transport.ts';
 import { OpGenError } from '../errors.ts';
 import { createProgress, type ProgressStream } from '../shared/progress.ts';
 import { runScript } from './build.ts';
@@ -7,7 +8,9 @@ import { CrdSync } from './crd-sync.ts';
 import { DevLoop } from './dev-loop.ts';
 import { projectGenerator } from './generate-all.ts';
 import { kubeCrdApplier } from './kube-applier.ts';
-import { loadKubeTarget } from './kube-target.ts';
+import { loadKubeTarget, type KubeTarget } from './kube-target.ts';
+import { LocalWebhooks, projectHasWebhooks } from './local-webhooks.ts';
+import { cleanupPreviousRun } from './run-state.ts';
 import { ManagerProcess, spawnScript } from './manager-process.ts';
 import { SourceSnapshot } from './source-snapshot.ts';
 import { watchDebounced } from './watcher.ts';
@@ -22,6 +25,12 @@ export interface RunOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Resolves when the user asks to stop (Ctrl-C, SIGTERM), with why (printed). */
   readonly stopRequested: Promise<string>;
+  /** Where the API server reaches this machine's webhook server (default 127.0.0.1). */
+  readonly webhookHost?: string;
+  /** The manager's webhook port (default 9443). */
+  readonly webhookPort?: number;
+  /** Only put back what a killed op-gen run changed in the cluster (its state file), then return. */
+  readonly cleanupOnly?: boolean;
 }
 
 interface PackageScripts {
@@ -64,10 +73,58 @@ export async function runDevLoop(options: RunOptions): Promise<void> {
   const target = await loadKubeTarget(env);
   log(`op-gen run: kubeconfig context "${target.context}", server ${target.server}`);
 
+  const transport = await Transport.fromKubeConfig(target.kubeConfig, { userAgent: 'op-gen-run' });
+  try {
+    await cleanupPreviousRun(cwd, transport, target, log);
+    if (options.cleanupOnly) {
+      log('op-gen run --cleanup: nothing op-gen run changed is left in the cluster');
+      return;
+    }
+    let webhooks: LocalWebhooks | undefined;
+    try {
+      if (projectHasWebhooks(cwd)) {
+        webhooks = await LocalWebhooks.start({
+          cwd,
+          host: options.webhookHost ?? '127.0.0.1',
+          port: options.webhookPort ?? 9443,
+          transport,
+          target,
+        });
+        log(
+          `op-gen run: webhooks served at ${webhooks.url} (certificates in ${relative(cwd, webhooks.certDir)})`,
+        );
+      }
+      await runLoop(options, scripts, target, webhooks);
+    } finally {
+      if (webhooks) {
+        for (const line of await webhooks.restore()) log(`op-gen run: ${line}`);
+      }
+    }
+  } finally {
+    transport.close();
+  }
+  log('op-gen run: stopped');
+}
+
+async function runLoop(
+  options: RunOptions,
+  scripts: { build: string; start: string },
+  target: KubeTarget,
+  webhooks: LocalWebhooks | undefined,
+): Promise<void> {
+  const { cwd } = options;
+  const env = options.env ?? process.env;
+  const log = (line: string): void => void options.stdout.write(`${line}\n`);
+  const srcDir = join(cwd, 'src');
   const applier = await kubeCrdApplier(target.kubeConfig);
   const crdSync = new CrdSync(applier);
+  const managerArgs = [...(webhooks?.managerArgs ?? []), ...options.managerArgs];
   const manager = new ManagerProcess({
-    start: () => spawnScript({ script: scripts.start, args: options.managerArgs, cwd, env }),
+    start: () => {
+      const child = spawnScript({ script: scripts.start, args: managerArgs, cwd, env });
+      webhooks?.managerStarted(child.pid);
+      return child;
+    },
     onExit: (status) =>
       log(
         `the manager exited (${status.signal ?? `code ${status.code}`}); waiting for the next change under src/`,
@@ -78,7 +135,7 @@ export async function runDevLoop(options: RunOptions): Promise<void> {
   const loop: DevLoop = new DevLoop({
     cwd,
     generate: projectGenerator(cwd),
-    syncCrds: (crds) => crdSync.sync(crds),
+    syncCrds: async (crds) => crdSync.sync(webhooks ? await webhooks.crdsFor(crds) : crds),
     build: (signal) => runScript({ script: scripts.build, cwd, env, signal }),
     manager,
     changedPaths: (paths) => snapshot.changed(paths),
@@ -101,5 +158,4 @@ export async function runDevLoop(options: RunOptions): Promise<void> {
     await loop.stop();
     applier.close();
   }
-  log('op-gen run: stopped');
 }

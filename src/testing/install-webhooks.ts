@@ -11,6 +11,17 @@ import { WEBHOOK_PROBE_MESSAGE, WEBHOOK_PROBE_PATH } from '../runtime/webhook/se
 import { freePort } from './free-port.ts';
 import { installCrd } from './install-crd.ts';
 import { makeWebhookCertificates } from './webhook-certs.ts';
+import {
+  isWebhookConfiguration,
+  rewriteCrdConversion,
+  rewriteWebhookConfiguration,
+  webhookBaseUrl,
+  type CrdWithConversion,
+  type WEBHOOK_CONFIGURATION_KINDS,
+  type WebhookConfiguration,
+} from '../shared/local-webhooks.ts';
+
+export { rewriteClientConfig } from '../shared/local-webhooks.ts';
 
 export interface WebhookInstallOptions {
   /**
@@ -55,21 +66,9 @@ export interface WebhookEnvironment {
   uninstall(): Promise<void>;
 }
 
-interface ClientConfig {
-  url?: string;
-  caBundle?: string;
-  service?: { name?: string; namespace?: string; path?: string; port?: number };
-}
+export type { WebhookConfiguration };
 
-export interface WebhookConfiguration extends ObjectLike {
-  apiVersion: 'admissionregistration.k8s.io/v1';
-  kind: 'MutatingWebhookConfiguration' | 'ValidatingWebhookConfiguration';
-  webhooks?: { name: string; clientConfig?: ClientConfig; [key: string]: unknown }[];
-}
-
-const CONFIG_KINDS = ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration'] as const;
-
-const kindFor = (kind: (typeof CONFIG_KINDS)[number]) =>
+const kindFor = (kind: (typeof WEBHOOK_CONFIGURATION_KINDS)[number]) =>
   defineKind<WebhookConfiguration>({
     group: 'admissionregistration.k8s.io',
     version: 'v1',
@@ -96,31 +95,6 @@ function filesOf(path: string): string[] {
     .map((f) => join(path, f));
 }
 
-function isConfiguration(doc: unknown): doc is WebhookConfiguration {
-  const d = doc as { apiVersion?: unknown; kind?: unknown } | null;
-  return (
-    d !== null &&
-    typeof d === 'object' &&
-    typeof d.apiVersion === 'string' &&
-    d.apiVersion.startsWith('admissionregistration.k8s.io/') &&
-    (CONFIG_KINDS as readonly unknown[]).includes(d.kind)
-  );
-}
-
-/** Points a service client config at `https://host:port/<path>` with the CA bundle (envtest's rewrite). */
-export function rewriteClientConfig(
-  config: ClientConfig | undefined,
-  base: string,
-  caBundle: string,
-): ClientConfig {
-  const c = config ?? {};
-  if (c.service) {
-    const path = c.service.path ?? '/';
-    return { url: `${base}${path.startsWith('/') ? path : `/${path}`}`, caBundle };
-  }
-  return { ...c, caBundle };
-}
-
 /**
  * op-gen/testing's WebhookInstallOptions: makes a test CA and a serving certificate for
  * `host` (127.0.0.1), rewrites every webhook's `clientConfig.service` (configurations and CRD
@@ -135,22 +109,21 @@ export async function installWebhooks(
   const port = options.port ?? (await freePort());
   const certs = await makeWebhookCertificates(host);
   const caBundle = Buffer.from(certs.caCert).toString('base64');
-  const base = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const base = webhookBaseUrl(host, port);
 
   const docs: unknown[] = [];
   for (const path of options.paths ?? [])
     for (const file of filesOf(path)) docs.push(...documentsOf(readFileSync(file, 'utf8'), file));
   for (const [i, m] of (options.manifests ?? []).entries()) docs.push(...documentsOf(m, `manifests[${i}]`));
-  const configurations = docs.filter(isConfiguration).map((c) => ({
-    ...structuredClone(c),
-    webhooks: (c.webhooks ?? []).map((w) => ({
-      ...structuredClone(w),
-      clientConfig: rewriteClientConfig(w.clientConfig, base, caBundle),
-    })),
-  }));
+  const configurations = docs
+    .filter(isWebhookConfiguration)
+    .map((c) => rewriteWebhookConfiguration(c, base, caBundle));
 
   const suffix = Math.random().toString(36).slice(2, 8);
-  const probe = (kind: (typeof CONFIG_KINDS)[number], value: string): WebhookConfiguration => ({
+  const probe = (
+    kind: (typeof WEBHOOK_CONFIGURATION_KINDS)[number],
+    value: string,
+  ): WebhookConfiguration => ({
     apiVersion: 'admissionregistration.k8s.io/v1',
     kind,
     metadata: { name: `op-gen-webhook-probe-${value}-${suffix}` },
@@ -185,7 +158,7 @@ export async function installWebhooks(
       for (const doc of documentsOf(crd, 'crds')) {
         const warning = crdConversionWarning(doc);
         if (warning) process.emitWarning(warning, { code: 'OP_GEN_CRD_WITHOUT_CONVERSION' });
-        await installCrd(transport, rewriteCrd(doc, base, caBundle));
+        await installCrd(transport, rewriteCrdConversion(doc as object, base, caBundle));
       }
     }
     for (const c of [...configurations, ...probes]) {
@@ -261,16 +234,6 @@ export async function installWebhooks(
   };
 }
 
-interface CrdJson {
-  metadata?: { name?: string };
-  spec?: {
-    conversion?: {
-      strategy?: string;
-      webhook?: { clientConfig?: ClientConfig; conversionReviewVersions?: string[] };
-    };
-  };
-}
-
 /**
  * The warning for a CRD passed to `installWebhooks` without a conversion webhook, or undefined.
  * `crds` is there for conversion; such a CRD (a `config/crd/bases` file: the conversion is a
@@ -278,7 +241,7 @@ interface CrdJson {
  * only apiVersion, never calling the server: say so instead of passing silently.
  */
 export function crdConversionWarning(doc: unknown): string | undefined {
-  const crd = doc as CrdJson;
+  const crd = doc as CrdWithConversion;
   const strategy = crd.spec?.conversion?.strategy ?? 'None';
   if (strategy === 'Webhook') return undefined;
   return (
@@ -287,21 +250,4 @@ export function crdConversionWarning(doc: unknown): string | undefined {
     'with its conversion patch applied (`kubectl kustomize config/crd`, or ' +
     'config/crd/patches/webhook_in_<plural>.yaml merged into the base), or leave it out of `crds`.'
   );
-}
-
-function rewriteCrd(doc: unknown, base: string, caBundle: string): object {
-  const crd = structuredClone(doc) as CrdJson;
-  const conversion = crd.spec?.conversion;
-  if (conversion?.strategy === 'Webhook') {
-    conversion.webhook = {
-      conversionReviewVersions: ['v1'],
-      ...conversion.webhook,
-      clientConfig: rewriteClientConfig(
-        conversion.webhook?.clientConfig ?? { service: { path: '/convert' } },
-        base,
-        caBundle,
-      ),
-    };
-  }
-  return crd as object;
 }

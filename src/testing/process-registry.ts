@@ -44,6 +44,17 @@ function hook(): void {
   process.on('SIGTERM', onSignal);
 }
 
+/**
+ * For a program that stops its control planes itself on SIGINT/SIGTERM (`op-gen dev-cluster`): the
+ * registry no longer kills and re-raises on those signals (a test process's default), so the program
+ * can stop in order and exit 0. Cleanup at process exit stays.
+ */
+export function leaveSignalsToCaller(): void {
+  hook();
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
+}
+
 export function trackProcess(child: ChildProcess): void {
   hook();
   owned.processes.add(child);
