@@ -213,6 +213,7 @@ export class Http2Transport implements ApiTransport {
   async #openOnce(req: TransportRequest, timeoutMs: number | undefined): Promise<OpenStream> {
     const payload = payloadOf(req);
     const headers: OutgoingHttpHeaders = {
+      ...req.headers,
       [constants.HTTP2_HEADER_METHOD]: req.method,
       [constants.HTTP2_HEADER_PATH]: requestPath(this.#server, req),
       accept: 'application/json',

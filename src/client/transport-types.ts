@@ -8,6 +8,11 @@ export interface TransportRequest {
   /** Defaults to application/json when there is a body. */
   readonly contentType?: string;
   readonly signal?: AbortSignal;
+  /**
+   * Extra headers (lower-case names), e.g. the W3C `traceparent` of a traced request. They cannot
+   * replace the ones the transport sets (credentials, accept, user agent, content type and length).
+   */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** Observes every answer, e.g. to count 403s in an RBAC test. */

@@ -192,6 +192,7 @@ export class HttpTransport implements Transport {
     payload: string | undefined,
   ): Promise<OutgoingHttpHeaders> {
     const headers: OutgoingHttpHeaders = {
+      ...req.headers,
       ...(await this.auth.current()),
       accept,
       'user-agent': this.userAgent,

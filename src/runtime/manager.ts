@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import { Server as HttpsServer } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
+import type { Tracer, TracerProvider } from '@opentelemetry/api';
 import { childProcessSource } from '../client/credentials.ts';
 import { checkDefaultKubeConfig } from '../client/kubeconfig-check.ts';
 import type { Kind } from '../client/kind.ts';
@@ -33,6 +34,7 @@ import { CertificateDir, selfSignedCertificate } from './serving-cert.ts';
 import { ShardingCoordinator, type ShardingOptions } from './sharding/coordinator.ts';
 import { WebhookBuilder } from './webhook/builder.ts';
 import { WebhookServer, type WebhookServerOptions } from './webhook/server.ts';
+import { runtimeTracer } from './tracing.ts';
 
 export interface ManagerOptions {
   /**
@@ -95,6 +97,11 @@ export interface ManagerOptions {
   /** Observes every API answer (e.g. to count 403s in an RBAC test). */
   readonly onResponse?: ResponseObserver;
   /**
+   * OpenTelemetry tracing (docs/runtime.md "Tracing"): the provider of the reconcile and API
+   * request spans. Default: the global one an OpenTelemetry SDK registers; none registered, no spans.
+   */
+  readonly tracerProvider?: TracerProvider;
+  /**
    * Active-active sharding (docs/sharding.md): replicas split the objects of controllers built with
    * `withOptions({ sharded: true })`; the others run on one replica at a time. Replaces leader election.
    */
@@ -145,6 +152,7 @@ export class Manager {
   readonly kubeConfig: KubeConfig | undefined;
   private readonly transport: Transport;
   private readonly recorder: KubeEventRecorder;
+  private readonly tracer: Tracer;
   private readonly options: ManagerOptions;
   private readonly controllers: Controller<unknown>[] = [];
   /** Runnables added with needLeaderElection: false (every replica) and true (the leader only). */
@@ -178,6 +186,7 @@ export class Manager {
     this.transport = transport;
     this.options = options;
     this.log = options.logger ?? createLogger({ level: options.logLevel ?? 'info' });
+    this.tracer = runtimeTracer(options.tracerProvider);
     this.metrics = new RuntimeMetrics();
     if (options.processMetrics !== false) this.metrics.registry.collectDefaults();
     this.cache = new InformerCache(transport, {
@@ -270,6 +279,7 @@ export class Manager {
       options,
       ...(gate ? { gate } : {}),
       cache: this.cache,
+      tracer: this.tracer,
     });
     gate?.bind(controller);
     return controller;
