@@ -77,6 +77,14 @@ export interface ManagerOptions {
   /** /healthz and /readyz, e.g. `:8081`; `0` disables. Default `:8081`. */
   readonly healthProbeBindAddress?: string;
   readonly leaderElection?: LeaderElectionOptions;
+  /**
+   * Warm replicas (controller-runtime's `EnableWarmup`): with leader election, every replica starts
+   * its informers at start(), not when it wins leadership; their events queue up (one entry per key)
+   * in the controllers' queues, whose workers start only on the leader. A new leader then reconciles
+   * at once instead of listing every watched kind first. A standby holds the cache's memory and
+   * watch connections. Default false.
+   */
+  readonly warmup?: boolean;
   /** Watch only these namespaces; empty or absent: all. */
   readonly namespaces?: readonly string[];
   readonly logLevel?: LogLevel;
@@ -360,6 +368,10 @@ export class Manager {
     if (le?.enabled) {
       this.elector = new LeaderElector(this.transport, le, this.log);
       this.metrics.leader.set({ name: le.id }, 0);
+      if (this.options.warmup) {
+        this.cache.start();
+        void this.cache.waitForSync().then(() => this.log.info('caches warmed; waiting for leadership'));
+      }
       void this.elector.acquire().then(async (won) => {
         if (!won) return;
         this.metrics.leader.set({ name: le.id }, 1);
