@@ -13,6 +13,11 @@ export interface TransportRequest {
    */
   readonly accept?: string;
   readonly signal?: AbortSignal;
+  /**
+   * Extra headers (lower-case names), e.g. the W3C `traceparent` of a traced request. They cannot
+   * replace the ones the transport sets (credentials, accept, user agent, content type and length).
+   */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** Observes every answer, e.g. to count 403s in an RBAC test. */

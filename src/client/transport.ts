@@ -181,6 +181,7 @@ export class HttpTransport implements Transport {
     payload: string | undefined,
   ): Promise<OutgoingHttpHeaders> {
     const headers: OutgoingHttpHeaders = {
+      ...req.headers,
       ...(await this.auth.current()),
       accept: req.accept ?? accept,
       'user-agent': this.userAgent,

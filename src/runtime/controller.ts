@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { context as otelContext, trace, type Context, type Span, type Tracer } from '@opentelemetry/api';
 import { isConflict } from '../client/api-error.ts';
 import type { Kind } from '../client/kind.ts';
 import type { CacheConnection } from './cache.ts';
@@ -13,6 +14,7 @@ import type { ReconcileClient } from './reconcile-client.ts';
 import { isServerUnavailable } from './server-unavailable.ts';
 import { NORMAL_PRIORITY, WorkQueue } from './workqueue.ts';
 import { defaultErrorAction, type ErrorAction, type ErrorPolicy } from './terminal-error.ts';
+import { recordFailure, runtimeTracer, tracedTransport } from './tracing.ts';
 
 /** What a reconcile asks for next. Returning nothing means done: forget the item's failures. */
 export interface Result {
@@ -30,7 +32,11 @@ export interface Result {
 export interface ReconcileContext<T> {
   /** Reads from the cache, writes to the API. */
   readonly client: ReconcileClient;
-  /** Logger carrying controller, namespace, name and reconcileId. */
+  /**
+   * Logger carrying controller-runtime's keys: `controller`, `controllerGroup`, `controllerKind`, the
+   * object as `{name, namespace}` under its kind's name, `namespace`, `name`, `reconcileID`; and
+   * `traceID`/`spanID` when the reconcile's span is recording.
+   */
   readonly log: Logger;
   readonly recorder: EventRecorder;
   /**
@@ -42,6 +48,11 @@ export interface ReconcileContext<T> {
   readonly kind: Kind<T>;
   readonly controller: string;
   readonly reconcileId: string;
+  /**
+   * The reconcile's span when a tracer provider records it (see tracing.ts): start child spans from
+   * it (`trace.setSpan(context.active(), ctx.span)`). Absent when tracing is off.
+   */
+  readonly span?: Span;
 }
 
 /** Brings one object's world in line with its spec. Must be idempotent and must not wait. */
@@ -122,6 +133,8 @@ export interface ControllerDeps<T> {
   readonly cache?: CacheConnection;
   /** Time for the queue's delays and backoff (FakeClock in tests). */
   readonly clock?: Clock;
+  /** The tracer of reconcile and API request spans. Default: the global provider's (tracing.ts). */
+  readonly tracer?: Tracer;
 }
 
 /** What Controller.stop reports. */
@@ -157,6 +170,10 @@ export class Controller<T> {
   private parkTimer: TimerHandle | undefined;
   private readonly clock: Clock;
   private unsubscribe: (() => void) | undefined;
+  private readonly tracer: Tracer;
+  private readonly spanName: string;
+  /** controller-runtime's per-controller log keys. */
+  private readonly logKeys: { controller: string; controllerGroup: string; controllerKind: string };
   private readonly usePriority: boolean;
 
   constructor(deps: ControllerDeps<T>) {
@@ -164,6 +181,13 @@ export class Controller<T> {
     this.name = deps.name;
     this.labels = { controller: deps.name };
     this.clock = deps.clock ?? realClock;
+    this.tracer = deps.tracer ?? runtimeTracer();
+    this.spanName = `reconcile ${deps.name}`;
+    this.logKeys = {
+      controller: deps.name,
+      controllerGroup: deps.kind.group,
+      controllerKind: deps.kind.kind,
+    };
     const m = deps.metrics;
     const q = { name: deps.name };
     this.usePriority = deps.options.usePriorityQueue ?? true;
@@ -283,11 +307,28 @@ export class Controller<T> {
     // A UUID as controller-runtime's reconcileID; randomUUID draws from a cached entropy pool, where
     // randomBytes per reconcile was 2% of the operator's CPU in the runtime bench.
     const reconcileId = randomUUID();
+    // With no tracer provider registered this span is the API's non-recording no-op, and nothing
+    // else below is done for tracing (docs/runtime.md has the measured cost).
+    const span = this.tracer.startSpan(this.spanName);
+    const traced = span.isRecording();
+    const kind = this.deps.kind;
+    if (traced)
+      span.setAttributes({
+        'controller.name': this.name,
+        'controller.group': kind.group,
+        'controller.kind': kind.kind,
+        ...(req.namespace ? { 'k8s.namespace.name': req.namespace } : {}),
+        'k8s.object.name': req.name,
+        'reconcile.id': reconcileId,
+      });
+    const sc = traced ? span.spanContext() : undefined;
     const log = this.deps.logger.child({
-      controller: this.name,
+      ...this.logKeys,
+      [kind.kind]: req.namespace ? { name: req.name, namespace: req.namespace } : { name: req.name },
       ...(req.namespace ? { namespace: req.namespace } : {}),
       name: req.name,
-      reconcileId,
+      reconcileID: reconcileId,
+      ...(sc ? { traceID: sc.traceId, spanID: sc.spanId } : {}),
     });
     const timeoutMs = this.deps.options.reconcileTimeoutMs;
     let deadline: AbortController | undefined;
@@ -300,14 +341,21 @@ export class Controller<T> {
       deadlineTimer = this.clock.setTimeout(() => d.abort(new ReconcileTimeoutError(timeoutMs)), timeoutMs);
     }
     const signal = deadline ? deadline.signal : this.abort.signal;
+    let client = deadline ? this.deps.client.withSignal(signal) : this.deps.client;
+    let spanContext: Context | undefined;
+    if (traced) {
+      const parent = (spanContext = trace.setSpan(otelContext.active(), span));
+      client = client.withTransport((t) => tracedTransport(t, this.tracer, parent));
+    }
     const ctx: ReconcileContext<T> = {
-      client: deadline ? this.deps.client.withSignal(signal) : this.deps.client,
+      client,
       log,
       recorder: this.deps.recorder,
       signal,
       kind: this.deps.kind,
       controller: this.name,
       reconcileId,
+      ...(traced ? { span } : {}),
     };
     const m = this.deps.metrics;
     const started = performance.now();
@@ -315,7 +363,9 @@ export class Controller<T> {
     try {
       let result: Result | void;
       try {
-        result = await this.deps.reconciler.reconcile(ctx, req);
+        result = await (spanContext
+          ? otelContext.with(spanContext, () => this.deps.reconciler.reconcile(ctx, req))
+          : this.deps.reconciler.reconcile(ctx, req));
       } finally {
         if (deadlineTimer !== undefined) this.clock.clearTimeout(deadlineTimer);
       }
@@ -324,10 +374,12 @@ export class Controller<T> {
       const priority = this.requeuePriority(key, result?.priority);
       if (result?.requeueAfter !== undefined && result.requeueAfter > 0) {
         outcome = 'requeue_after';
+        if (traced) span.addEvent('requeue', { 'requeue.after_ms': result.requeueAfter });
         this.queue.forget(key);
         this.queue.addAfter(key, result.requeueAfter, priority);
       } else if (result?.requeue) {
         outcome = 'requeue';
+        if (traced) span.addEvent('requeue', { 'requeue.rate_limited': true });
         this.queue.addRateLimited(key, priority);
       } else {
         this.queue.forget(key);
@@ -339,25 +391,32 @@ export class Controller<T> {
       const timedOut = deadline?.signal.reason instanceof ReconcileTimeoutError;
       const err: unknown = timedOut ? deadline!.signal.reason : thrown;
       if (timedOut) m.reconcileTimeouts.inc(this.labels);
+      if (traced) recordFailure(span, err);
       const cache = this.deps.cache;
       if (isServerUnavailable(err) && cache && !cache.connected && !this.queue.isShuttingDown) {
         // An outage: retrying before the server is back only burns rate-limiter tokens.
         log.debug('API server unavailable; the reconcile waits for the cache to reconnect', { error: err });
+        if (traced) span.addEvent('parked');
         this.park(key);
         return;
       }
-      this.onError(err, key, req, log);
+      this.onError(err, key, req, log, traced ? span : undefined);
     } finally {
       deadline?.abort();
       m.reconcileTotal.inc({ ...this.labels, result: outcome });
       m.reconcileTime.observe(this.labels, (performance.now() - started) / 1000);
+      if (traced) {
+        span.setAttribute('reconcile.result', outcome);
+        span.end();
+      }
     }
   }
 
   /** A failed reconcile: the error policy says backoff, terminal or requeue-after. */
-  private onError(err: unknown, key: string, req: Request, log: Logger): void {
+  private onError(err: unknown, key: string, req: Request, log: Logger, span?: Span): void {
     const action = decide(this.deps.options.errorPolicy, err, req, log);
     if (action === 'terminal') {
+      span?.addEvent('terminal');
       this.deps.metrics.terminalReconcileErrors.inc(this.labels);
       log.error('reconcile failed terminally; not requeued', { error: err });
       this.queue.forget(key);
@@ -372,8 +431,11 @@ export class Controller<T> {
     }
     if (this.queue.isShuttingDown) return;
     const priority = this.requeuePriority(key, undefined);
-    if (action === 'backoff') this.queue.addRateLimited(key, priority);
-    else {
+    if (action === 'backoff') {
+      span?.addEvent('requeue', { 'requeue.rate_limited': true, 'requeue.error': true });
+      this.queue.addRateLimited(key, priority);
+    } else {
+      span?.addEvent('requeue', { 'requeue.after_ms': action.requeueAfter, 'requeue.error': true });
       this.queue.forget(key);
       this.queue.addAfter(key, action.requeueAfter, priority);
     }

@@ -20,6 +20,7 @@ export {
   type StopOutcome,
 } from './controller.ts';
 export { isServerUnavailable } from './server-unavailable.ts';
+export { TRACER_NAME, runtimeTracer, traceparentOf, tracedTransport } from './tracing.ts';
 export { TerminalError, isTerminalError, type ErrorAction, type ErrorPolicy } from './terminal-error.ts';
 export type { Runnable, RunnableFunction, AddOptions } from './runnables.ts';
 export type { Request } from './object-key.ts';

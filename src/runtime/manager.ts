@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import { Server as HttpsServer } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
+import type { Tracer, TracerProvider } from '@opentelemetry/api';
 import { childProcessSource } from '../client/credentials.ts';
 import { checkDefaultKubeConfig } from '../client/kubeconfig-check.ts';
 import type { Kind } from '../client/kind.ts';
@@ -33,6 +34,7 @@ import { CertificateDir, selfSignedCertificate } from './serving-cert.ts';
 import { ShardingCoordinator, type ShardingOptions } from './sharding/coordinator.ts';
 import { WebhookBuilder } from './webhook/builder.ts';
 import { WebhookServer, type WebhookServerOptions } from './webhook/server.ts';
+import { runtimeTracer } from './tracing.ts';
 
 export interface ManagerOptions {
   /**
@@ -75,6 +77,14 @@ export interface ManagerOptions {
   /** /healthz and /readyz, e.g. `:8081`; `0` disables. Default `:8081`. */
   readonly healthProbeBindAddress?: string;
   readonly leaderElection?: LeaderElectionOptions;
+  /**
+   * Warm replicas (controller-runtime's `EnableWarmup`): with leader election, every replica starts
+   * its informers at start(), not when it wins leadership; their events queue up (one entry per key)
+   * in the controllers' queues, whose workers start only on the leader. A new leader then reconciles
+   * at once instead of listing every watched kind first. A standby holds the cache's memory and
+   * watch connections. Default false.
+   */
+  readonly warmup?: boolean;
   /** Watch only these namespaces; empty or absent: all. */
   readonly namespaces?: readonly string[];
   readonly logLevel?: LogLevel;
@@ -94,6 +104,11 @@ export interface ManagerOptions {
   readonly fieldManager?: string;
   /** Observes every API answer (e.g. to count 403s in an RBAC test). */
   readonly onResponse?: ResponseObserver;
+  /**
+   * OpenTelemetry tracing (docs/runtime.md "Tracing"): the provider of the reconcile and API
+   * request spans. Default: the global one an OpenTelemetry SDK registers; none registered, no spans.
+   */
+  readonly tracerProvider?: TracerProvider;
   /**
    * Active-active sharding (docs/sharding.md): replicas split the objects of controllers built with
    * `withOptions({ sharded: true })`; the others run on one replica at a time. Replaces leader election.
@@ -139,6 +154,7 @@ export class Manager {
   readonly kubeConfig: KubeConfig | undefined;
   private readonly transport: Transport;
   private readonly recorder: KubeEventRecorder;
+  private readonly tracer: Tracer;
   private readonly options: ManagerOptions;
   private readonly controllers: Controller<unknown>[] = [];
   /** Runnables added with needLeaderElection: false (every replica) and true (the leader only). */
@@ -172,6 +188,7 @@ export class Manager {
     this.transport = transport;
     this.options = options;
     this.log = options.logger ?? createLogger({ level: options.logLevel ?? 'info' });
+    this.tracer = runtimeTracer(options.tracerProvider);
     this.metrics = new RuntimeMetrics();
     if (options.processMetrics !== false) this.metrics.registry.collectDefaults();
     this.cache = new InformerCache(transport, {
@@ -263,6 +280,7 @@ export class Manager {
       options,
       ...(gate ? { gate } : {}),
       cache: this.cache,
+      tracer: this.tracer,
     });
     gate?.bind(controller);
     return controller;
@@ -343,6 +361,10 @@ export class Manager {
     if (le?.enabled) {
       this.elector = new LeaderElector(this.transport, le, this.log);
       this.metrics.leader.set({ name: le.id }, 0);
+      if (this.options.warmup) {
+        this.cache.start();
+        void this.cache.waitForSync().then(() => this.log.info('caches warmed; waiting for leadership'));
+      }
       void this.elector.acquire().then(async (won) => {
         if (!won) return;
         this.metrics.leader.set({ name: le.id }, 1);

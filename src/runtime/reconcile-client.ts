@@ -41,7 +41,15 @@ export class ReconcileClient {
    * Cache reads are not affected (they do not wait).
    */
   withSignal(signal: AbortSignal): ReconcileClient {
-    return new ReconcileClient(signalled(this.transport, signal), this.cache, this.defaultFieldManager);
+    return this.withTransport((t) => signalled(t, signal));
+  }
+
+  /**
+   * This client with its API requests sent through `wrap(transport)` (same cache, same field
+   * manager): e.g. tracing.ts's tracedTransport, a span per request for a traced reconcile.
+   */
+  withTransport(wrap: (transport: Transport) => Transport): ReconcileClient {
+    return new ReconcileClient(wrap(this.transport), this.cache, this.defaultFieldManager);
   }
 
   /** The uncached REST client for a kind. */
