@@ -143,7 +143,7 @@ describe(
         metricsBindAddress: '0',
         healthProbeBindAddress: '0',
         handleSignals: false,
-        leaderElection: { enabled: false },
+        leaderElection: { enabled: false, id: 'dependents-operator' },
         logger: createLogger({ level: 'error', write: (line) => log.push(line) }),
         gracefulShutdownTimeoutMs: 2_000,
         onResponse: (method, path, status) => {
@@ -200,7 +200,8 @@ describe(
         cp.kubeConfig,
         generatedObjects((rules) => {
           const rule = rules.find((r) => r.resources?.includes('deployments'));
-          assert.ok(rule?.verbs.includes('create'));
+          assert.ok(rule);
+          assert.ok(rule.verbs.includes('create'));
           rule.verbs = rule.verbs.filter((v) => v !== 'create');
         }),
       );
