@@ -3,7 +3,7 @@ import type { CommandModule } from './command-module.ts';
 import { contextFor, type CommandContext } from './context.ts';
 import { UsageError } from '../errors.ts';
 import { AFTER_CREATE_API, type GeneratorName } from '../generate/generator-names.ts';
-import type { ApiExample, Generator } from '../scaffold/create-api.ts';
+import type { ApiDependent, ApiExample, Generator } from '../scaffold/create-api.ts';
 import { runGenerator } from './run-generator.ts';
 
 interface CreateApiFlags {
@@ -14,6 +14,7 @@ interface CreateApiFlags {
   cluster?: boolean;
   controller?: boolean;
   example?: string;
+  dependents?: string;
   skipGenerate?: boolean;
 }
 
@@ -48,6 +49,10 @@ export const createApiCommand: CommandModule = {
         '--example <name>',
         'write an example instead of the minimal reconciler: deployment (a controller that keeps a Deployment from spec.size and spec.image)',
       )
+      .option(
+        '--dependents <kinds>',
+        'scaffold a controller declared on op-gen/runtime dependents instead of a reconciler: a comma-separated list of deployment, service, configmap',
+      )
       .option('--skip-generate', 'do not run op-gen generate afterwards')
       .action(async (flags: CreateApiFlags, command: Command) => {
         const ctx = contextFor(command, io);
@@ -69,6 +74,9 @@ export const createApiCommand: CommandModule = {
             ...(flags.namespaced ? { namespaced: true } : flags.cluster ? { namespaced: false } : {}),
             ...(flags.controller !== undefined ? { controller: flags.controller } : {}),
             ...(flags.example !== undefined ? { example: flags.example as ApiExample } : {}),
+            ...(flags.dependents !== undefined
+              ? { dependents: flags.dependents.split(',').map((d) => d.trim()) as ApiDependent[] }
+              : {}),
             ...(flags.skipGenerate ? { skipGenerate: true } : {}),
           },
           {

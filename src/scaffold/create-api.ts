@@ -35,6 +35,12 @@ export interface CreateApiOptions {
    * `spec.size` and `spec.image` (kubebuilder's deploy-image plugin).
    */
   readonly example?: ApiExample;
+  /**
+   * Scaffold the controller on op-gen/runtime dependents (these kinds, applied in the order
+   * ConfigMap, Deployment, Service) instead of a reconciler; the types get `spec.size` and
+   * `spec.image` as with the `deployment` example.
+   */
+  readonly dependents?: readonly ApiDependent[];
   /** Skip running the generators afterwards. */
   readonly skipGenerate?: boolean;
 }
@@ -42,6 +48,49 @@ export interface CreateApiOptions {
 /** The examples `create api --example` writes. */
 export const API_EXAMPLES = ['deployment'] as const;
 export type ApiExample = (typeof API_EXAMPLES)[number];
+
+/** The kinds `create api --dependents` can scaffold, in workflow order. */
+export const API_DEPENDENTS = ['configmap', 'deployment', 'service'] as const;
+export type ApiDependent = (typeof API_DEPENDENTS)[number];
+const DEPENDENT_NAMES: Readonly<Record<ApiDependent, { variable: string; type: string; condition: string }>> =
+  {
+    configmap: { variable: 'config', type: 'V1ConfigMap', condition: 'ConfigReady' },
+    deployment: { variable: 'deployment', type: 'V1Deployment', condition: 'DeploymentReady' },
+    service: { variable: 'service', type: 'V1Service', condition: 'ServiceReady' },
+  };
+
+/** The template context of `--dependents`: which dependents, their variables, client types and conditions. */
+function dependentsContext(dependents: readonly ApiDependent[]): Record<string, string | boolean> {
+  const chosen = API_DEPENDENTS.filter((d) => dependents.includes(d)).map((d) => DEPENDENT_NAMES[d]);
+  return {
+    depConfigMap: dependents.includes('configmap'),
+    depDeployment: dependents.includes('deployment'),
+    depService: dependents.includes('service'),
+    needsCore: dependents.includes('configmap') || dependents.includes('service'),
+    dependentsList: chosen.map((d) => d.variable).join(', '),
+    clientTypes: chosen.map((d) => d.type).join(', '),
+    conditionTypes: chosen.map((d) => `\`${d.condition}\``).join(', '),
+  };
+}
+
+/** Checks `--dependents` against the other options; every problem is a usage error. */
+function checkDependents(options: CreateApiOptions, resource: ProjectResource): void {
+  const deps = options.dependents;
+  if (deps === undefined) return;
+  const unknown = deps.filter((d) => !API_DEPENDENTS.includes(d));
+  const problems: string[] = [];
+  if (unknown.length > 0 || deps.length === 0)
+    problems.push(
+      `--dependents ${deps.join(',')}: the kinds are ${API_DEPENDENTS.join(', ')} (comma-separated)`,
+    );
+  if (options.example !== undefined) problems.push('--dependents and --example exclude each other: pass one');
+  if (!resource.controller) problems.push('--dependents scaffolds a controller: drop --no-controller');
+  if (!resource.namespaced)
+    problems.push(
+      '--dependents needs a namespaced kind: its dependents live in the namespace of the object that owns them',
+    );
+  if (problems.length > 0) throw new UsageError(`${problems.join('; ')}.`);
+}
 
 /** A generator `create api` runs after writing (`generate crd`, `rbac`, `client`, when present). */
 export type { Generator } from './run-generators.ts';
@@ -130,6 +179,7 @@ function renderNewFiles(
   resource: ProjectResource,
   firstVersion: boolean,
   example: ApiExample | undefined,
+  dependents?: readonly ApiDependent[],
 ): RenderedFile[] {
   const { group, version, kind, plural, namespaced, controller } = resource;
   const kindFile = kebabCase(kind);
@@ -147,8 +197,9 @@ function renderNewFiles(
     namespaced,
     storageVersion: firstVersion,
     sharded: project.sharding === true,
-    exampleDeployment: example === 'deployment',
+    exampleDeployment: example === 'deployment' || dependents !== undefined,
     header: projectHeader(root),
+    ...(dependents ? dependentsContext(dependents) : {}),
   };
   const created: RenderedFile[] = [...renderTemplateSet('create-api/api', context)];
   const groupVersionFile = `${project.apiDir}/${group}/${version}/groupversion.ts`;
@@ -157,7 +208,11 @@ function renderNewFiles(
   if (controller)
     created.push(
       ...renderTemplateSet(
-        example === 'deployment' ? 'create-api/controller-deployment' : 'create-api/controller',
+        dependents
+          ? 'create-api/controller-dependents'
+          : example === 'deployment'
+            ? 'create-api/controller-deployment'
+            : 'create-api/controller',
         context,
       ),
     );
@@ -179,6 +234,7 @@ function editRegistries(
   created: readonly RenderedFile[],
   firstVersion: boolean,
   example: ApiExample | undefined,
+  dependents?: readonly ApiDependent[],
 ): RenderedFile[] {
   const { kind, controller } = resource;
   const kindFile = kebabCase(kind);
@@ -227,6 +283,7 @@ function editRegistries(
       resource.namespaced ? '--namespaced' : '--cluster',
       controller ? '--controller' : '--no-controller',
       ...(example !== undefined ? ['--example', example] : []),
+      ...(dependents !== undefined ? ['--dependents', dependents.join(',')] : []),
     ],
   );
   edited.push({ path: PROJECT_FILE, content: renderProjectFile(updated) });
@@ -245,8 +302,17 @@ export async function createApi(options: CreateApiOptions, io: CreateApiIo): Pro
       `--example ${String(options.example)}: unknown example; the examples are ${API_EXAMPLES.join(', ')}.`,
     );
   }
-  const created = renderNewFiles(root, project, resource, firstVersion, options.example);
-  const edited = editRegistries(root, project, resource, created, firstVersion, options.example);
+  checkDependents(options, resource);
+  const created = renderNewFiles(root, project, resource, firstVersion, options.example, options.dependents);
+  const edited = editRegistries(
+    root,
+    project,
+    resource,
+    created,
+    firstVersion,
+    options.example,
+    options.dependents,
+  );
 
   const all = [...created, ...edited].sort((a, b) => (a.path < b.path ? -1 : 1));
   writeFilesAtomically(all.map((f) => ({ path: join(root, f.path), content: f.content })));

@@ -3,13 +3,18 @@ import { ts } from '../../source/ts.ts';
 import { OpGenError } from '../../errors.ts';
 import type { RbacRule, RuleOrigin } from './rule.ts';
 import { NotStaticError, type StaticEvaluator, type StaticValue } from './static-value.ts';
+import { readDependents } from './infer-dependents.ts';
 
 type BuilderMethod = 'for' | 'owns' | 'watches';
 const BUILDER_METHODS: readonly string[] = ['for', 'owns', 'watches'];
 
-/** One `.for/.owns/.watches(kind)` call of a controller builder chain, with the kind read statically. */
+/**
+ * One `.for/.owns/.watches(kind)` call of a controller builder chain, with the kind read statically;
+ * or one dependent of `.dependents([...])` (`dependent`: written; `read-only-dependent`), or the
+ * parent's finalizer when a dependent is cleaned up in order (`ordered-cleanup`, on the `.for` kind).
+ */
 export interface BuilderUse {
-  readonly method: BuilderMethod;
+  readonly method: BuilderMethod | 'dependent' | 'read-only-dependent' | 'ordered-cleanup';
   readonly group: string;
   readonly plural: string;
   readonly kind: string;
@@ -65,6 +70,8 @@ export function findBuilderUses(
       const receiver = node.expression.expression;
       if (BUILDER_METHODS.includes(method) && isControllerChain(receiver, evaluator.checker)) {
         uses.push(readUse(sourceFile, file, node, method as BuilderMethod, evaluator));
+      } else if (method === 'dependents' && isControllerChain(receiver, evaluator.checker)) {
+        uses.push(...dependentUses(sourceFile, file, node, evaluator));
       }
     }
     ts.forEachChild(node, visit);
@@ -112,11 +119,74 @@ function readUse(
   return { method, group, plural, kind, origin: where };
 }
 
+/** The uses of one `.dependents([...])` call: each dependent, and the parent's finalizer if needed. */
+function dependentUses(
+  sourceFile: TS.SourceFile,
+  file: string,
+  call: TS.CallExpression,
+  evaluator: StaticEvaluator,
+): BuilderUse[] {
+  const read = readDependents(call, file, evaluator);
+  const uses: BuilderUse[] = read.dependents.map((d) => ({
+    method: d.access === 'managed' ? 'dependent' : 'read-only-dependent',
+    group: d.group,
+    plural: d.plural,
+    kind: d.kind,
+    origin: d.origin,
+  }));
+  if (read.ordered) {
+    const forCall = forCallOf(call, evaluator.checker);
+    const where = origin(sourceFile, file, methodName(call), '.dependents([...])');
+    if (!forCall) {
+      throw new OpGenError(
+        `${where.file}:${where.line}: a dependent is cleaned up in order (${read.ordered.file}:${read.ordered.line}), ` +
+          'so the parent needs `update` on its own kind (the finalizer), but the chain has no `.for(kind)` to read it from. ' +
+          'Declare it with an @rbac marker (verbs=update on the parent kind).',
+      );
+    }
+    const parent = readUse(forCall.getSourceFile(), file, forCall, 'for', evaluator);
+    uses.push({ ...parent, method: 'ordered-cleanup', origin: { ...read.ordered, source: where.source } });
+  }
+  return uses;
+}
+
+/** The `.for(kind)` call of the controller chain a builder call is made on. */
+function forCallOf(
+  call: TS.CallExpression,
+  checker: TS.TypeChecker,
+  depth = 0,
+): TS.CallExpression | undefined {
+  let current: TS.Expression = call;
+  while (depth <= 16) {
+    if (ts.isParenthesizedExpression(current) || ts.isAwaitExpression(current)) {
+      current = current.expression;
+    } else if (ts.isCallExpression(current) && ts.isPropertyAccessExpression(current.expression)) {
+      if (current !== call && current.expression.name.text === 'for') return current;
+      if (current.expression.name.text === 'controller') return undefined;
+      current = current.expression.expression;
+    } else if (ts.isIdentifier(current)) {
+      const decl = checker.getSymbolAtLocation(current)?.valueDeclaration;
+      if (!decl || !ts.isVariableDeclaration(decl) || !decl.initializer) return undefined;
+      current = decl.initializer;
+      depth += 1;
+    } else {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
 function methodName(call: TS.CallExpression): TS.Node {
   return ts.isPropertyAccessExpression(call.expression) ? call.expression.name : call.expression;
 }
 
 const READ: readonly string[] = ['get', 'list', 'watch'];
+/**
+ * A written dependent: read through the cache, server-side applied (a PATCH; the API server also
+ * authorizes `create` when the apply creates the object) and deleted (pruning a set, `reconcileWhen`
+ * turning false, ordered cleanup).
+ */
+const WRITE_DEPENDENT: readonly string[] = [...READ, 'create', 'patch', 'delete'];
 
 /** The permissions a controller needs for what its builder chain declares. */
 export function rulesForUses(uses: readonly BuilderUse[]): RbacRule[] {
@@ -135,7 +205,13 @@ export function rulesForUses(uses: readonly BuilderUse[]): RbacRule[] {
     origin: from,
   });
   for (const use of uses) {
-    rules.push(rule([use.group], [use.plural], READ, use.origin));
+    if (use.method === 'ordered-cleanup') {
+      // the workflow adds and removes its finalizer with an update of the parent
+      rules.push(rule([use.group], [use.plural], ['update'], use.origin));
+      continue;
+    }
+    const verbs = use.method === 'dependent' ? WRITE_DEPENDENT : READ;
+    rules.push(rule([use.group], [use.plural], verbs, use.origin));
     if (use.method === 'for') {
       rules.push(rule([use.group], [`${use.plural}/status`], ['get', 'update', 'patch'], use.origin));
       rules.push(rule([use.group], [`${use.plural}/finalizers`], ['update'], use.origin));

@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFil
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
 import { controlPlaneSkip } from '../../../src/testing/index.ts';
 import { run, tempDir } from '../../unit/scaffold/helpers.ts';
 
@@ -154,6 +155,17 @@ describe(
         'deployment',
       );
       await api('--group', 'apps', '--version', 'v1', '--kind', 'Widget');
+      await api(
+        '--group',
+        'web',
+        '--version',
+        'v1',
+        '--kind',
+        'Site',
+        '--dependents',
+        'deployment,service,configmap',
+      );
+      await api('--group', 'web', '--version', 'v1', '--kind', 'Setting', '--dependents', 'configmap');
 
       // The user's specs, written before the webhooks are scaffolded.
       writeSpec(root, 'batch', 'v1', 'CronJob', CRON_JOB_SPEC, CRON_JOB_SAMPLE);
@@ -180,6 +192,24 @@ describe(
       assert.match(cron, /setCondition/);
       const memcached = readFileSync(join(root, 'src/controllers/memcached.controller.ts'), 'utf8');
       assert.match(memcached, /desiredDeployment/, '--example deployment');
+      const site = readFileSync(join(root, 'src/controllers/site.controller.ts'), 'utf8');
+      assert.match(site, /\.dependents\(\[config, deployment, service\]\)/, '--dependents');
+      assert.doesNotMatch(site, /^ \* @rbac/m);
+      const setting = readFileSync(join(root, 'src/controllers/setting.controller.ts'), 'utf8');
+      assert.match(setting, /\.dependents\(\[config\]\)/);
+      assert.doesNotMatch(setting, /Deployment|Service/);
+      // generate rbac (run by create api) infers the dependents' verbs from the scaffolded chain
+      const role = parse(readFileSync(join(root, 'config/rbac/role.yaml'), 'utf8')) as {
+        rules: { resources?: string[]; verbs: string[] }[];
+      };
+      const verbsOf = (resource: string) =>
+        role.rules.filter((r) => r.resources?.includes(resource)).flatMap((r) => r.verbs);
+      for (const resource of ['configmaps', 'services'])
+        assert.deepEqual(
+          ['create', 'delete', 'get', 'list', 'patch', 'watch'].filter((v) => !verbsOf(resource).includes(v)),
+          [],
+          resource,
+        );
     });
 
     for (const script of ['typecheck', 'lint', 'test']) {

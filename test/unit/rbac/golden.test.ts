@@ -14,6 +14,7 @@ const cases: { name: string; fixture: string; options?: Partial<GenerateRbacOpti
   { name: 'memcached', fixture: 'memcached' },
   { name: 'memcached-no-infer', fixture: 'memcached', options: { infer: false } },
   { name: 'multi', fixture: 'multi' },
+  { name: 'dependents', fixture: 'dependents' },
   {
     name: 'multi-options',
     fixture: 'multi',
