@@ -5,8 +5,14 @@ import {
   JsonPatchError,
   type JsonPatchOperation,
 } from '../../../src/kustomize/json-patch.ts';
-import type { Json } from '../../../src/kustomize/json.ts';
-import { splitImage, updatedImage, type ImageEntry } from '../../../src/kustomize/transformers.ts';
+import type { Json, JsonObject } from '../../../src/kustomize/json.ts';
+import type { Resource } from '../../../src/kustomize/resource.ts';
+import {
+  applyImages,
+  splitImage,
+  updatedImage,
+  type ImageEntry,
+} from '../../../src/kustomize/transformers.ts';
 
 /**
  * Cases that kill the mutants render.test.ts lets survive in the image transformer and the JSON
@@ -47,6 +53,36 @@ describe('kustomize images', () => {
     it(`${image} with ${JSON.stringify(entry)} is ${String(result)}`, () =>
       assert.equal(updatedImage(image, entry), result));
   }
+});
+
+describe('kustomize images in containers anywhere', () => {
+  it('updates containers and initContainers at any depth, in lists too, and leaves the rest', () => {
+    const object: JsonObject = {
+      apiVersion: 'example.com/v1',
+      kind: 'Thing',
+      metadata: { name: 't' },
+      spec: {
+        deep: {
+          containers: [{ image: 'nginx:1' }, { image: 'redis:1' }],
+          initContainers: [{ image: 'nginx:1' }, { name: 'no-image' }, 'text'],
+          sidecars: [{ image: 'nginx:1' }],
+        },
+        list: [{ containers: [{ image: 'nginx:1' }] }],
+        image: 'nginx:1',
+      },
+    };
+    const r: Resource = { object, file: 'thing.yaml', previousNames: [], previousNamespaces: [] };
+    applyImages([r], [{ name: 'nginx', newTag: '2' }]);
+    assert.deepEqual(object.spec, {
+      deep: {
+        containers: [{ image: 'nginx:2' }, { image: 'redis:1' }],
+        initContainers: [{ image: 'nginx:2' }, { name: 'no-image' }, 'text'],
+        sidecars: [{ image: 'nginx:1' }],
+      },
+      list: [{ containers: [{ image: 'nginx:2' }] }],
+      image: 'nginx:1',
+    });
+  });
 });
 
 describe('kustomize JSON patch', () => {
