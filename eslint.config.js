@@ -12,6 +12,7 @@ export default tseslint.config(
       'test/golden/**',
       'templates/**',
       'bench/out/**',
+      '.stryker-tmp/**',
     ],
   },
   js.configs.recommended,

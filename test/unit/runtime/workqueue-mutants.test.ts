@@ -1,0 +1,192 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { FakeClock } from '../../../src/runtime/clock.ts';
+import { BucketRateLimiter, ItemExponentialFailureRateLimiter } from '../../../src/runtime/rate-limiter.ts';
+import { WorkQueue, type QueueMetrics } from '../../../src/runtime/workqueue.ts';
+
+/**
+ * Cases that kill the mutants workqueue.test.ts and rate-limiter.test.ts let survive
+ * (`npm run test:mutation -- workqueue`; reports/mutation/workqueue.json): timers left behind,
+ * zero delays, a clock that does not start at 0, drains with two items in flight, the default
+ * rate limiter.
+ */
+function recording(): { metrics: QueueMetrics; latency: number[]; work: number[] } {
+  const latency: number[] = [];
+  const work: number[] = [];
+  return {
+    latency,
+    work,
+    metrics: {
+      depth() {},
+      add() {},
+      latency: (s) => latency.push(s),
+      workDuration: (s) => work.push(s),
+      retry() {},
+    },
+  };
+}
+
+function queue(clock = new FakeClock(1_000_000), metrics?: QueueMetrics): WorkQueue<string> {
+  return new WorkQueue<string>({
+    clock,
+    rateLimiter: new ItemExponentialFailureRateLimiter(5, 1000),
+    ...(metrics ? { metrics } : {}),
+  });
+}
+
+describe('WorkQueue: delayed adds', () => {
+  it('a delay of zero or less adds at once, without a timer', () => {
+    const clock = new FakeClock(1_000_000);
+    const q = queue(clock);
+    q.addAfter('a', 0);
+    q.addAfter('b', -5);
+    assert.equal(q.length, 2);
+    assert.equal(clock.waiting, 0);
+  });
+
+  it('an earlier delay replaces the later timer: the item comes once', async () => {
+    const clock = new FakeClock(1_000_000);
+    const q = queue(clock);
+    q.addAfter('a', 100);
+    q.addAfter('a', 50);
+    assert.equal(clock.waiting, 1, 'the 100 ms timer was cancelled');
+    clock.step(50);
+    q.done((await q.get())!);
+    clock.step(100);
+    assert.equal(q.length, 0, 'not added a second time by the cancelled timer');
+  });
+
+  it('an item whose delay fired can be delayed again', async () => {
+    const clock = new FakeClock(1_000_000);
+    const q = queue(clock);
+    q.addAfter('a', 10);
+    clock.step(10);
+    q.done((await q.get())!);
+    q.addAfter('a', 10);
+    clock.step(10);
+    assert.equal(q.length, 1);
+  });
+
+  it('shutDown cancels every timer; addAfter after it sets none', () => {
+    const clock = new FakeClock(1_000_000);
+    const q = queue(clock);
+    q.addAfter('a', 10);
+    q.addAfter('b', 20);
+    q.shutDown();
+    assert.equal(clock.waiting, 0);
+    q.addAfter('c', 10);
+    assert.equal(clock.waiting, 0);
+  });
+});
+
+describe('WorkQueue: workers and shutdown', () => {
+  it('an item handed to a waiting worker is processing: a re-add waits for done()', async () => {
+    const q = queue();
+    const p = q.get();
+    q.add('a');
+    assert.equal(await p, 'a');
+    q.add('a');
+    assert.equal(q.length, 0);
+    q.done('a');
+    assert.equal(q.length, 1);
+  });
+
+  it('an item handed to a waiting worker is no longer dirty: done() without a re-add queues nothing', async () => {
+    const r = recording();
+    const q = queue(new FakeClock(1_000_000), r.metrics);
+    const p = q.get();
+    q.add('a');
+    assert.equal(await p, 'a');
+    q.done('a');
+    assert.equal(q.length, 0);
+    assert.deepEqual(r.latency, [0]);
+    assert.deepEqual(r.work, [0]);
+  });
+
+  it('get() after shutDown resolves undefined; isShuttingDown says so', async () => {
+    const q = queue();
+    assert.equal(q.isShuttingDown, false);
+    q.shutDown();
+    assert.equal(q.isShuttingDown, true);
+    assert.equal(await q.get(), undefined);
+  });
+
+  it('shutDownWithDrain shuts down, resolves at once when idle, and waits for the last of two items', async () => {
+    const idle = queue();
+    await idle.shutDownWithDrain();
+    assert.equal(idle.isShuttingDown, true);
+
+    const q = queue();
+    q.add('a');
+    q.add('b');
+    const a = await q.get();
+    const b = await q.get();
+    let drained = false;
+    const p = q.shutDownWithDrain().then(() => (drained = true));
+    q.done(a!);
+    await Promise.resolve();
+    await Promise.resolve();
+    assert.equal(drained, false, 'b is still in flight');
+    q.done(b!);
+    await p;
+    assert.equal(drained, true);
+  });
+
+  it('keeps FIFO order across the compaction of its backing array', async () => {
+    const q = queue();
+    for (let i = 0; i < 3000; i++) q.add(`i${i}`);
+    for (let i = 0; i < 3000; i++) assert.equal(await q.get(), `i${i}`);
+    assert.equal(q.length, 0);
+  });
+});
+
+describe('WorkQueue: latency and work duration', () => {
+  it('latency counts from the first add since the item was last taken, on a clock not at 0', async () => {
+    const clock = new FakeClock(1_000_000);
+    const r = recording();
+    const q = queue(clock, r.metrics);
+    q.add('a');
+    clock.step(1000);
+    q.done((await q.get())!);
+    clock.step(10_000);
+    q.add('a');
+    clock.step(2000);
+    await q.get();
+    assert.deepEqual(r.latency, [1, 2]);
+  });
+
+  it('work duration is reported once per taken item, and not for an item never taken', async () => {
+    const clock = new FakeClock(1_000_000);
+    const r = recording();
+    const q = queue(clock, r.metrics);
+    q.done('never-taken');
+    q.add('a');
+    const a = await q.get();
+    clock.step(500);
+    q.done(a!);
+    q.done(a!);
+    assert.deepEqual(r.work, [0.5]);
+  });
+});
+
+describe('rate limiters', () => {
+  it('the default limiter backs off per item from 5 ms', () => {
+    const clock = new FakeClock(1_000_000);
+    const q = new WorkQueue<string>({ clock });
+    q.addRateLimited('a');
+    clock.step(4);
+    assert.equal(q.length, 0);
+    clock.step(1);
+    assert.equal(q.length, 1);
+  });
+
+  it('the bucket refills at qps tokens per second, also partly, on a clock not at 0', () => {
+    const clock = new FakeClock(1_000_000);
+    const bucket = new BucketRateLimiter<string>(10, 1, clock);
+    assert.equal(bucket.when('a'), 0);
+    assert.equal(bucket.when('a'), 100);
+    clock.step(50);
+    // -1 token + 0.5 refilled - 1 taken = -1.5 tokens: 150 ms.
+    assert.equal(bucket.when('a'), 150);
+  });
+});
