@@ -242,8 +242,9 @@ export function checkCelRule(
 }
 
 /**
- * `has(x.f)` where x's type has no field f: the API server's CEL refuses it (`undefined field 'f'`),
- * the CEL library here does not check the field of a `has`. The same rule with each `has(` read as
+ * `has(x.f)` where x's type has no field f, or is no object (a string): the API server's CEL refuses
+ * it (`undefined field 'f'`, `type 'string' does not support field selection`), the CEL library here
+ * does not check the selection of a `has`. The same rule with each `has(` read as
  * `dyn(` selects the fields as plain reads do, so a missing one is found (with its column, the
  * lengths being equal).
  */
@@ -255,16 +256,18 @@ function hasProblems(env: Environment, rule: string): CelRuleProblem[] {
   } catch {
     return [];
   }
-  const key =
-    result.valid || !result.error ? undefined : /No such key: (\S+)/.exec(result.error.message)?.[1];
-  if (!key) return [];
-  const pos = result.error?.node?.pos;
-  return [
-    {
-      message: `has() reads field "${key}", which the schema does not have${metaHint(rule, key)}`,
-      ...(typeof pos === 'number' ? { column: pos + 1 } : {}),
-    },
-  ];
+  if (result.valid || !result.error) return [];
+  const message = firstLine(result.error.message);
+  if (tolerated(message)) return [];
+  const pos = result.error.node?.pos;
+  const at = typeof pos === 'number' ? { column: pos + 1 } : {};
+  const key = /No such key: (\S+)/.exec(message)?.[1];
+  if (key)
+    return [
+      { message: `has() reads field "${key}", which the schema does not have${metaHint(rule, key)}`, ...at },
+    ];
+  // Another selection has() cannot make (a field of a string, an int, ...).
+  return [{ message: `in has(): ${message}`, ...at }];
 }
 
 const EMBEDDED_META_FIELDS = new Set(['name', 'namespace', 'labels', 'annotations', 'finalizers']);
