@@ -374,7 +374,7 @@ export const crdMarkerSpecs: readonly Spec[] = [
         help: 'evaluate transition rules also on create (oldSelf is optional)',
       },
     },
-    help: 'Adds a CEL rule to `x-kubernetes-validations`; repeat for several. op-gen checks the rule (syntax and field references) when generating.',
+    help: "Adds a CEL rule to `x-kubernetes-validations`; repeat for several. op-gen checks the rule (syntax and field references, `has()` included, as the API server does) when generating. An embedded ObjectMeta (a template's `metadata`) has fields for a rule only with `crd.generateEmbeddedObjectMeta: true` in op-gen.yaml (or `generate crd --generate-embedded-object-meta`); at the root, `self.metadata` has `name` and `generateName` only.",
     controllerGen: `+${v}XValidation`,
     effect: schemaEffect((s, m) => {
       const a = m.args;
