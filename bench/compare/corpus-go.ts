@@ -29,6 +29,12 @@ export interface CorpusProject {
   readonly source: CorpusSource;
   readonly frontEnd: 'syntax' | 'checker';
   readonly declined?: string;
+  /**
+   * op-gen runs with `generateEmbeddedObjectMeta` (the project's Makefile runs controller-gen with
+   * `crd:generateEmbeddedObjectMeta=true`; expected/ is made with the defaults, which the API server
+   * refuses for this project): without it op-gen must refuse, naming the option.
+   */
+  readonly generateEmbeddedObjectMeta?: boolean;
   readonly differences: readonly { readonly difference: string; readonly cause: string }[];
 }
 

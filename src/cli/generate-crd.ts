@@ -23,6 +23,7 @@ interface CrdFlags extends OutputFlags {
   out?: string;
   maxDescLen?: number;
   maxDescriptionLength?: number | 'auto';
+  generateEmbeddedObjectMeta?: boolean;
 }
 
 /**
@@ -45,6 +46,10 @@ export const generateCrdCommand: CommandModule = {
         descriptionLimit,
       )
       .option('--max-desc-len <n>', "same as --max-description-length n (controller-gen's name)", wholeNumber)
+      .option(
+        '--generate-embedded-object-meta',
+        "embedded ObjectMeta (templates' metadata) gets name, namespace, labels, annotations and finalizers, as controller-gen's crd:generateEmbeddedObjectMeta=true (default: crd.generateEmbeddedObjectMeta in op-gen.yaml)",
+      )
       .action(async (flags: CrdFlags, command) => {
         // V8's flags for the run are set by bin/op-gen.js, for every command alike (see there).
         const ctx = contextFor(command, io);
@@ -59,6 +64,7 @@ export const generateCrdCommand: CommandModule = {
             ...(flags.apiDir === undefined ? {} : { apiDir: flags.apiDir }),
             ...(flags.out === undefined ? {} : { outDir: flags.out }),
             ...(maxDescLen === undefined ? {} : { maxDescLen }),
+            ...(flags.generateEmbeddedObjectMeta === true ? { generateEmbeddedObjectMeta: true } : {}),
           }),
         );
         for (const w of result.warnings) ctx.stderr.write(`op-gen: warning: ${w}\n`);

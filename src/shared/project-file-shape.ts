@@ -42,6 +42,7 @@ const TOP: Readonly<Record<string, Field>> = {
   apiDir: STRING,
   resources: { check: Array.isArray, want: 'a list' },
   rbac: { check: isMapping, want: 'a mapping' },
+  crd: { check: isMapping, want: 'a mapping (generateEmbeddedObjectMeta)' },
   sharding: BOOLEAN,
   scaffold: { check: isMapping, want: 'a mapping (opGenVersion, commands)' },
 };
@@ -79,6 +80,8 @@ const WEBHOOKS: Readonly<Record<string, Field>> = {
 
 const RBAC: Readonly<Record<string, Field>> = { roleName: STRING };
 
+const CRD: Readonly<Record<string, Field>> = { generateEmbeddedObjectMeta: BOOLEAN };
+
 /** The problems of one mapping against its fields: wrong types, missing required fields, unknown keys. */
 function mappingProblems(
   value: Record<string, unknown>,
@@ -109,6 +112,7 @@ export function projectFileProblems(data: unknown): string[] {
     return [`must be a mapping (domain, projectName, resources, ...), found ${describeValue(data)}`];
   const problems = mappingProblems(data, TOP, '');
   if (isMapping(data.rbac)) problems.push(...mappingProblems(data.rbac, RBAC, 'rbac'));
+  if (isMapping(data.crd)) problems.push(...mappingProblems(data.crd, CRD, 'crd'));
   if (isMapping(data.scaffold)) problems.push(...mappingProblems(data.scaffold, SCAFFOLD, 'scaffold'));
   if (!Array.isArray(data.resources)) return problems;
   const seen = new Map<string, number>();

@@ -50,6 +50,11 @@ export interface ProjectFile {
   readonly resources: readonly ProjectResource[];
   /** `generate rbac` settings; `roleName` names the manager ClusterRole (default `manager-role`). */
   readonly rbac?: { readonly roleName?: string };
+  /**
+   * `generate crd` settings; `generateEmbeddedObjectMeta` gives embedded ObjectMeta (in templates)
+   * name, namespace, labels, annotations and finalizers, as controller-gen's option of that name.
+   */
+  readonly crd?: { readonly generateEmbeddedObjectMeta?: boolean };
   /** `op-gen init --sharding`: controllers `create api` adds are sharded (docs/sharding.md). */
   readonly sharding?: boolean;
   /** Written by `init`; a project made before op-gen recorded it has none (`op-gen upgrade` says what to add). */
@@ -98,6 +103,7 @@ export function readProjectFile(dir: string): ProjectFile | undefined {
     apiDir: raw.apiDir ?? 'src/api',
     resources: raw.resources ?? [],
     ...(raw.rbac?.roleName ? { rbac: { roleName: raw.rbac.roleName } } : {}),
+    ...(raw.crd?.generateEmbeddedObjectMeta === true ? { crd: { generateEmbeddedObjectMeta: true } } : {}),
     ...(raw.sharding === true ? { sharding: true } : {}),
     ...(raw.scaffold ? { scaffold: raw.scaffold } : {}),
   };

@@ -186,10 +186,12 @@ function crdVersion(k: KindVersion, storage: boolean, maxDescLen: number | undef
       `${status.location.file}:${status.location.line}: @subresource status: ${k.kind} has no status field. Add \`status?: ${k.kind}Status\`.`,
     );
   }
-  // Always present, as controller-gen writes it (`subresources: {}` when there are none).
-  out.subresources = {};
-  if (status) out.subresources.status = {};
-  if (scale) {
+  const columns = all('printcolumn');
+  // As controller-gen: `subresources` exists when a status, scale or printcolumn marker made it
+  // (`subresources: {}` for printer columns alone), and is left out otherwise.
+  if (status || scale || columns.length > 0) out.subresources = {};
+  if (status && out.subresources) out.subresources.status = {};
+  if (scale && out.subresources) {
     out.subresources.scale = {
       specReplicasPath: String(scale.args.specpath),
       statusReplicasPath: String(scale.args.statuspath),
@@ -198,7 +200,6 @@ function crdVersion(k: KindVersion, storage: boolean, maxDescLen: number | undef
         : { labelSelectorPath: String(scale.args.selectorpath) }),
     };
   }
-  const columns = all('printcolumn');
   if (columns.length > 0) {
     out.additionalPrinterColumns = columns.map((m) => {
       const a = m.args;
@@ -206,7 +207,10 @@ function crdVersion(k: KindVersion, storage: boolean, maxDescLen: number | undef
         name: String(a.name),
         type: String(a.type),
         jsonPath: String(a.jsonPath),
-        ...(a.description === undefined ? {} : { description: String(a.description) }),
+        // controller-gen leaves an empty description out (omitempty), as the API server reads it.
+        ...(a.description === undefined || String(a.description) === ''
+          ? {}
+          : { description: String(a.description) }),
         ...(a.format === undefined ? {} : { format: String(a.format) }),
         // controller-gen leaves a priority of 0 (the default view) out.
         ...(a.priority === undefined || Number(a.priority) === 0 ? {} : { priority: Number(a.priority) }),

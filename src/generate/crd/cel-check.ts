@@ -132,7 +132,7 @@ interface TypeTable {
 }
 
 /** The CEL type of a schema, registering object types in the environment as it goes. */
-function celType(schema: JSONSchemaProps, table: TypeTable): string {
+function celType(schema: JSONSchemaProps, table: TypeTable, resourceRoot = false): string {
   if (
     schema['x-kubernetes-int-or-string'] ||
     schema['x-kubernetes-preserve-unknown-fields'] ||
@@ -155,10 +155,32 @@ function celType(schema: JSONSchemaProps, table: TypeTable): string {
     case 'array':
       return `list<${schema.items ? celType(schema.items, table) : 'dyn'}>`;
     case 'object': {
-      if (schema.properties) {
+      if (typeof schema.additionalProperties === 'object')
+        return `map<string, ${celType(schema.additionalProperties, table)}>`;
+      if (schema.additionalProperties !== true) {
+        // An object of fixed fields; with none (an embedded ObjectMeta without
+        // generateEmbeddedObjectMeta), the API server's CEL knows no field of it either:
+        // `t.metadata.namespace` is `undefined field 'namespace'` there and here.
+        const properties = schema.properties ?? {};
+        // At a resource's root (an embedded resource's is dyn above) the API server lets a rule read
+        // metadata.name and metadata.generateName only.
         const fields: Record<string, string> = {};
-        for (const [name, prop] of Object.entries(schema.properties))
-          fields[celPropertyName(name)] = celType(prop, table);
+        for (const [name, prop] of Object.entries(properties)) {
+          const escaped = celPropertyName(name);
+          fields[escaped] =
+            resourceRoot && name === 'metadata'
+              ? celType(
+                  {
+                    type: 'object',
+                    properties: { name: { type: 'string' }, generateName: { type: 'string' } },
+                  },
+                  table,
+                )
+              : celType(prop, table);
+          // A reserved word (`namespace`): the API server's CEL also selects it unescaped
+          // (`t.metadata.namespace`, checked on kube-apiserver 1.37).
+          if (escaped === `__${name}__`) fields[name] = fields[escaped] as string;
+        }
         const name = `OpGenObject${table.next++}`;
         table.env.registerType(name, { fields });
         // Objects compare with == and != as the API server's CEL does (`self == oldSelf` on an object
@@ -166,8 +188,6 @@ function celType(schema: JSONSchemaProps, table: TypeTable): string {
         table.env.registerOperator(`${name} == ${name}`, (a: unknown, b: unknown) => isDeepStrictEqual(a, b));
         return name;
       }
-      if (typeof schema.additionalProperties === 'object')
-        return `map<string, ${celType(schema.additionalProperties, table)}>`;
       return 'map<string, dyn>';
     }
     default:
@@ -188,14 +208,18 @@ function firstLine(message: string): string {
 }
 
 /** Problems with `rule` where `self` has `selfSchema` (empty when the rule is fine). */
-export function checkCelRule(rule: string, selfSchema: JSONSchemaProps): CelRuleProblem[] {
+export function checkCelRule(
+  rule: string,
+  selfSchema: JSONSchemaProps,
+  { resourceRoot = false }: { readonly resourceRoot?: boolean } = {},
+): CelRuleProblem[] {
   const env = new Environment({
     unlistedVariablesAreDyn: false,
     enableOptionalTypes: true,
     homogeneousAggregateLiterals: false,
   });
   const table: TypeTable = { env, next: 0 };
-  const selfType = celType(selfSchema, table);
+  const selfType = celType(selfSchema, table, resourceRoot);
   env.registerVariable('self', selfType);
   env.registerVariable('oldSelf', selfType);
   let result: { valid: boolean; error?: { message: string; node?: { pos?: unknown } } };
@@ -204,12 +228,52 @@ export function checkCelRule(rule: string, selfSchema: JSONSchemaProps): CelRule
   } catch (err) {
     return [{ message: firstLine((err as Error).message) }];
   }
+  if (result.valid || !result.error) return hasProblems(env, rule);
+  const message = firstLine(result.error.message);
+  if (tolerated(message)) return [];
+  const pos = result.error.node?.pos;
+  const at = typeof pos === 'number' ? { column: pos + 1 } : {};
+  const key = /No such key: (\S+)/.exec(message)?.[1];
+  if (key)
+    return [
+      { message: `it reads field "${key}", which the schema does not have${metaHint(rule, key)}`, ...at },
+    ];
+  return [{ message, ...at }];
+}
+
+/**
+ * `has(x.f)` where x's type has no field f, or is no object (a string): the API server's CEL refuses
+ * it (`undefined field 'f'`, `type 'string' does not support field selection`), the CEL library here
+ * does not check the selection of a `has`. The same rule with each `has(` read as
+ * `dyn(` selects the fields as plain reads do, so a missing one is found (with its column, the
+ * lengths being equal).
+ */
+function hasProblems(env: Environment, rule: string): CelRuleProblem[] {
+  if (!/\bhas\(/.test(rule)) return [];
+  let result: { valid: boolean; error?: { message: string; node?: { pos?: unknown } } };
+  try {
+    result = env.check(rule.replace(/\bhas\(/g, 'dyn(')) as typeof result;
+  } catch {
+    return [];
+  }
   if (result.valid || !result.error) return [];
   const message = firstLine(result.error.message);
   if (tolerated(message)) return [];
   const pos = result.error.node?.pos;
   const at = typeof pos === 'number' ? { column: pos + 1 } : {};
   const key = /No such key: (\S+)/.exec(message)?.[1];
-  if (key) return [{ message: `it reads field "${key}", which the schema does not have`, ...at }];
-  return [{ message, ...at }];
+  if (key)
+    return [
+      { message: `has() reads field "${key}", which the schema does not have${metaHint(rule, key)}`, ...at },
+    ];
+  // Another selection has() cannot make (a field of a string, an int, ...).
+  return [{ message: `in has(): ${message}`, ...at }];
+}
+
+const EMBEDDED_META_FIELDS = new Set(['name', 'namespace', 'labels', 'annotations', 'finalizers']);
+
+/** A rule reading an embedded ObjectMeta's field: say how to give the schema those fields. */
+function metaHint(rule: string, key: string): string {
+  if (!EMBEDDED_META_FIELDS.has(key) || !rule.includes(`metadata.${key}`)) return '';
+  return " (an embedded ObjectMeta has name, namespace, labels, annotations and finalizers only with crd.generateEmbeddedObjectMeta: true in op-gen.yaml or --generate-embedded-object-meta, as controller-gen's crd:generateEmbeddedObjectMeta=true; the API server refuses the rule without them)";
 }

@@ -27,6 +27,7 @@ import {
 import type { WalkFindings } from './schema-builder.ts';
 import type { JSONSchemaProps } from '../../api-types/json-schema.ts';
 import { checkStructural } from './structural.ts';
+import { withEmbeddedObjectMeta } from './embedded-object-meta.ts';
 
 export interface GenerateCrdsOptions extends GenerateOptions {
   /**
@@ -34,6 +35,11 @@ export interface GenerateCrdsOptions extends GenerateOptions {
    * of embedded Kubernetes types first, then the others, until it fits (size-budget.ts).
    */
   readonly maxDescLen?: DescriptionLimit;
+  /**
+   * controller-gen's `crd:generateEmbeddedObjectMeta=true` (embedded-object-meta.ts); default: the
+   * project file's `crd.generateEmbeddedObjectMeta`, else false.
+   */
+  readonly generateEmbeddedObjectMeta?: boolean;
 }
 
 export interface CrdPlan extends GeneratorPlan {
@@ -87,9 +93,14 @@ async function planCrds(ctx: GeneratorContext, options: GenerateCrdsOptions): Pr
 async function planFrom(
   ctx: GeneratorContext,
   options: GenerateCrdsOptions,
-  { kinds, findings, problems }: WalkResult,
+  walked: WalkResult,
 ): Promise<CrdPlan> {
   const limit = options.maxDescLen;
+  const { problems } = walked;
+
+  const embedded =
+    options.generateEmbeddedObjectMeta ?? ctx.project()?.crd?.generateEmbeddedObjectMeta ?? false;
+  const { kinds, findings } = embedded ? withEmbeddedObjectMeta(walked.kinds, walked.findings) : walked;
   for (const k of kinds) {
     problems.attempt(
       () => checkStructural(k.schema, k.kind, findings.origins, k.location, findings.failed),
@@ -191,7 +202,10 @@ async function checkCelRules(findings: WalkFindings, collector: ProblemCollector
   // The CEL library loads only when a rule is there to check.
   const checker = await import('./cel-check.ts');
   for (const pending of pendingRules) {
-    const problems = await checker.checkCelRule(pending.rule, pending.self);
+    // A kind's own rules (path: the kind's name) have self at the resource's root.
+    const problems = await checker.checkCelRule(pending.rule, pending.self, {
+      resourceRoot: !/[.[]/.test(pending.path),
+    });
     if (problems.length > 0) {
       const { file, line } = pending.location;
       collector.add(

@@ -86,11 +86,13 @@ export const crdMarkerSpecs: readonly Spec[] = [
     targets: FIELD_OR_TYPE,
     value: { type: 'json', help: 'true, or a number n (same as `@minimum n` with `exclusiveMinimum: true`)' },
     itemsVariant: true,
-    help: 'Makes `minimum` exclusive (`exclusiveMinimum: true`). With a number, also sets `minimum`.',
+    help: 'Makes `minimum` exclusive (`exclusiveMinimum: true`). With a number, also sets `minimum`. `false` (the default) writes nothing, as controller-gen.',
     controllerGen: `+${v}ExclusiveMinimum`,
     effect: schemaEffect((s, m) => {
       if (typeof m.value === 'number') s.minimum = m.value;
-      s.exclusiveMinimum = m.value !== false;
+      // `false` is the default: left out, as controller-gen leaves it out (omitempty).
+      if (m.value === false) delete s.exclusiveMinimum;
+      else s.exclusiveMinimum = true;
     }),
   },
   {
@@ -98,11 +100,13 @@ export const crdMarkerSpecs: readonly Spec[] = [
     targets: FIELD_OR_TYPE,
     value: { type: 'json', help: 'true, or a number n (same as `@maximum n` with `exclusiveMaximum: true`)' },
     itemsVariant: true,
-    help: 'Makes `maximum` exclusive (`exclusiveMaximum: true`). With a number, also sets `maximum`.',
+    help: 'Makes `maximum` exclusive (`exclusiveMaximum: true`). With a number, also sets `maximum`. `false` (the default) writes nothing, as controller-gen.',
     controllerGen: `+${v}ExclusiveMaximum`,
     effect: schemaEffect((s, m) => {
       if (typeof m.value === 'number') s.maximum = m.value;
-      s.exclusiveMaximum = m.value !== false;
+      // `false` is the default: left out, as controller-gen leaves it out (omitempty).
+      if (m.value === false) delete s.exclusiveMaximum;
+      else s.exclusiveMaximum = true;
     }),
   },
   keyword(
@@ -370,7 +374,7 @@ export const crdMarkerSpecs: readonly Spec[] = [
         help: 'evaluate transition rules also on create (oldSelf is optional)',
       },
     },
-    help: 'Adds a CEL rule to `x-kubernetes-validations`; repeat for several. op-gen checks the rule (syntax and field references) when generating.',
+    help: "Adds a CEL rule to `x-kubernetes-validations`; repeat for several. op-gen checks the rule (syntax and field references, `has()` included, as the API server does) when generating. An embedded ObjectMeta (a template's `metadata`) has fields for a rule only with `crd.generateEmbeddedObjectMeta: true` in op-gen.yaml (or `generate crd --generate-embedded-object-meta`); at the root, `self.metadata` has `name` and `generateName` only.",
     controllerGen: `+${v}XValidation`,
     effect: schemaEffect((s, m) => {
       const a = m.args;
@@ -535,7 +539,7 @@ export const crdMarkerSpecs: readonly Spec[] = [
         help: 'integer, number, string, boolean or date',
       },
       jsonPath: str('JSON path of the value, e.g. .status.replicas', true),
-      description: str('column description'),
+      description: str('column description (an empty one is left out, as controller-gen does)'),
       format: str('OpenAPI format of the value, e.g. int32, date-time'),
       priority: {
         type: 'int',

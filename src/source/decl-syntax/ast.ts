@@ -127,7 +127,15 @@ export interface ConstDecl extends Span {
   readonly init: Expression;
 }
 
-export type Statement = ImportDecl | InterfaceDecl | TypeAliasDecl | ConstDecl;
+/** `export { A, B as C } from './x'`, `export type { A } from './x'`, `export * from './x'`. */
+export interface ExportFromDecl extends Span {
+  readonly s: 'exportFrom';
+  readonly module: string;
+  /** Exported name → the module's name; undefined for `export * from`. */
+  readonly names: ReadonlyMap<string, string> | undefined;
+}
+
+export type Statement = ImportDecl | ExportFromDecl | InterfaceDecl | TypeAliasDecl | ConstDecl;
 
 export interface DeclFile {
   readonly fileName: string;

@@ -2,6 +2,7 @@ import type {
   ArrayType,
   DeclFile,
   Expression,
+  ExportFromDecl,
   ImportDecl,
   Member,
   Statement,
@@ -344,6 +345,41 @@ export function parseDeclFile(fileName: string, text: string): DeclFile {
     return { s: 'import', pos: first.pos, start: first.start, module: module.value, names };
   };
 
+  /** After `export`: `{ A, B as C } from '…'`, `type { A } from '…'` or `* from '…'`. */
+  const exportFromDecl = (first: Token): ExportFromDecl => {
+    let names: Map<string, string> | undefined;
+    if (is('*')) {
+      take();
+      if (is('as')) fail(peek(), '`export * as` (a namespace export)');
+    } else {
+      const typeOnly = is('type') && is('{', 1);
+      if (typeOnly) take();
+      expect('{');
+      names = new Map<string, string>();
+      while (!is('}')) {
+        if (!typeOnly && is('type') && peek(1).kind === 'ident' && !is('as', 1)) take();
+        const original = take();
+        if (original.kind !== 'ident') fail(original, 'an exported name that is not an identifier');
+        let name = original.value;
+        if (is('as')) {
+          take();
+          name = binding();
+        }
+        if (names.has(name)) fail(original, `\`${name}\` exported twice`);
+        names.set(name, original.value);
+        if (!is('}')) expect(',');
+      }
+      expect('}');
+      if (names.size === 0) fail(first, 'an empty export');
+    }
+    if (!is('from')) fail(peek(), 'an export list without `from` (a local re-export)');
+    take();
+    const module = take();
+    if (module.kind !== 'string') fail(module, 'a module name that is not a string literal');
+    endStatement();
+    return { s: 'exportFrom', pos: first.pos, start: first.start, module: module.value, names };
+  };
+
   const statements: Statement[] = [];
   while (peek().kind !== 'eof') {
     const first = take();
@@ -353,6 +389,10 @@ export function parseDeclFile(fileName: string, text: string): DeclFile {
     }
     let keyword = first;
     const exported = first.kind === 'ident' && first.value === 'export';
+    if (exported && (is('{') || is('*') || (is('type') && is('{', 1)))) {
+      statements.push(exportFromDecl(first));
+      continue;
+    }
     if (exported) keyword = take();
     if (keyword.kind === 'ident' && keyword.value === 'interface') {
       const name = binding();

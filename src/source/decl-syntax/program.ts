@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { K8S_MODULE } from '../api-program.ts';
-import type { DeclFile, InterfaceDecl, Statement, TypeAliasDecl, TypeNode } from './ast.ts';
+import type { ConstDecl, DeclFile, InterfaceDecl, Statement, TypeAliasDecl, TypeNode } from './ast.ts';
 import { Declined } from './declined.ts';
 import { parseDeclFile } from './parser.ts';
 
@@ -119,18 +119,18 @@ export class DeclProgram {
         return this.resolveType(this.file(this.#opGenMeta), imported.name, 0);
       }
       if (imported.module === K8S_MODULE) return { r: 'builtin', name: imported.name, file };
-      const target = this.#module(file, imported.module, at);
-      const decl = this.#scope(target).types.get(imported.name);
-      if (!decl || !decl.exported) {
+      const found = this.#exported(this.#module(file, imported.module, at), imported.name, at);
+      const decl = found?.decl;
+      if (!found || !decl || decl.s === 'const') {
         throw new Declined(
           `${file.fileName}:${file.lineOf(at)}`,
           `\`${imported.name}\` is not an exported type of ${imported.module}`,
         );
       }
-      const opGen = this.isOpGen(target);
+      const opGen = this.isOpGen(found.file);
       return decl.s === 'interface'
-        ? { r: 'interface', file: target, decl, opGen }
-        : { r: 'alias', file: target, decl, opGen };
+        ? { r: 'interface', file: found.file, decl, opGen }
+        : { r: 'alias', file: found.file, decl, opGen };
     }
     if (name === 'Array' || name === 'ReadonlyArray' || name === 'Record') return { r: 'lib', name };
     throw new Declined(`${file.fileName}:${file.lineOf(at)}`, `the type name \`${name}\``);
@@ -145,11 +145,47 @@ export class DeclProgram {
     if (!imported) throw new Declined(where, `the value \`${name}\``);
     if (OP_GEN_SUBPATH_VALUES.get(imported.module)?.has(imported.name)) return;
     if (imported.module.startsWith('.')) {
-      const target = this.#module(file, imported.module, at);
-      const decl = target.statements.find((s) => s.s === 'const' && s.name === imported.name);
-      if (decl?.s === 'const' && decl.exported) return;
+      const found = this.#exported(this.#module(file, imported.module, at), imported.name, at);
+      if (found?.decl.s === 'const') return;
     }
     throw new Declined(where, `the imported value \`${name}\``);
+  }
+
+  /**
+   * The declaration a module exports as `name`: its own exported declaration, or one it re-exports
+   * (`export { A as name } from`, then `export * from`, as TypeScript looks them up). A name two
+   * `export *` modules both give is ambiguous to TypeScript: declines.
+   */
+  #exported(
+    file: DeclFile,
+    name: string,
+    at: number,
+    seen = new Set<string>(),
+  ): { file: DeclFile; decl: InterfaceDecl | TypeAliasDecl | ConstDecl } | undefined {
+    const key = `${file.fileName}\0${name}`;
+    if (seen.has(key)) return undefined;
+    seen.add(key);
+    for (const stmt of file.statements) {
+      if (stmt.s === 'import' || stmt.s === 'exportFrom') continue;
+      if (stmt.exported && stmt.name === name) return { file, decl: stmt };
+    }
+    for (const stmt of file.statements) {
+      const original = stmt.s === 'exportFrom' ? stmt.names?.get(name) : undefined;
+      if (stmt.s === 'exportFrom' && original !== undefined)
+        return this.#exported(this.#module(file, stmt.module, stmt.start), original, at, seen);
+    }
+    let found: { file: DeclFile; decl: InterfaceDecl | TypeAliasDecl | ConstDecl } | undefined;
+    for (const stmt of file.statements) {
+      if (stmt.s !== 'exportFrom' || stmt.names !== undefined) continue;
+      const f = this.#exported(this.#module(file, stmt.module, stmt.start), name, at, seen);
+      if (f && found && f.decl !== found.decl)
+        throw new Declined(
+          `${file.fileName}:${file.lineOf(stmt.start)}`,
+          `\`${name}\` from two \`export *\``,
+        );
+      found ??= f;
+    }
+    return found;
   }
 
   /** A relative module, resolved as TypeScript's bundler resolution does for `./x.ts`, `./x.js`, `./x`. */
@@ -173,6 +209,18 @@ export class DeclProgram {
     // op-gen's own declarations import its scalars, which resolveType knows by name.
     if (this.isOpGen(file)) return;
     for (const stmt of file.statements) {
+      if (stmt.s === 'exportFrom') {
+        // Each re-export resolves (TypeScript reports one that does not).
+        const target = this.#module(file, stmt.module, stmt.start);
+        for (const original of stmt.names?.values() ?? []) {
+          if (!this.#exported(target, original, stmt.start))
+            throw new Declined(
+              `${file.fileName}:${file.lineOf(stmt.start)}`,
+              `\`${original}\` is not exported by ${stmt.module}`,
+            );
+        }
+        continue;
+      }
       if (stmt.s !== 'import') continue;
       for (const [local, name] of stmt.names) {
         if (stmt.module === 'op-gen') {
@@ -185,8 +233,7 @@ export class DeclProgram {
           this.resolveValue(file, local, stmt.start);
         } else {
           const target = this.#module(file, stmt.module, stmt.start);
-          const exported = target.statements.some((s) => s.s !== 'import' && s.exported && s.name === name);
-          if (!exported)
+          if (!this.#exported(target, name, stmt.start))
             throw new Declined(
               `${file.fileName}:${file.lineOf(stmt.start)}`,
               `\`${name}\` is not exported by ${stmt.module}`,
@@ -216,6 +263,11 @@ function scopeOf(file: DeclFile): FileScope {
         claim(local, stmt);
         imports.set(local, { module: stmt.module, name });
       }
+      continue;
+    }
+    if (stmt.s === 'exportFrom') {
+      // Re-exports bind no local name.
+      isModule = true;
       continue;
     }
     if (stmt.exported) isModule = true;

@@ -14,7 +14,7 @@ export interface Token {
   readonly newlineBefore: boolean;
 }
 
-const PUNCT = new Set(['{', '}', '(', ')', '[', ']', '<', '>', ';', ',', ':', '?', '|', '=']);
+const PUNCT = new Set(['{', '}', '(', ')', '[', ']', '<', '>', ';', ',', ':', '?', '|', '=', '*']);
 
 /** Offsets where lines start, counting CR LF, CR, LF, U+2028 and U+2029 as TypeScript does. */
 export function lineStarts(text: string): number[] {

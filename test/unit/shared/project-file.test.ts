@@ -48,7 +48,7 @@ describe('an invalid op-gen.yaml', () => {
     [
       'a misspelt key (was a project without resources)',
       'domain: example.com\nprojectName: demo\nresource: []\n',
-      /op-gen\.yaml: resource: unknown field \(known: version, domain, projectName, repo, apiDir, resources, rbac, sharding, scaffold\)/,
+      /op-gen\.yaml: resource: unknown field \(known: version, domain, projectName, repo, apiDir, resources, rbac, crd, sharding, scaffold\)/,
     ],
     [
       'a scaffold record whose commands are not lists of arguments (op-gen upgrade would replay them)',
