@@ -222,23 +222,43 @@ export function checkCelRule(
   const selfType = celType(selfSchema, table, resourceRoot);
   env.registerVariable('self', selfType);
   env.registerVariable('oldSelf', selfType);
-  let result: { valid: boolean; error?: { message: string; node?: { pos?: unknown } } };
+  let result: CheckResult;
   try {
-    result = env.check(rule) as typeof result;
+    result = env.check(rule) as CheckResult;
   } catch (err) {
     return [{ message: firstLine((err as Error).message) }];
   }
   if (result.valid || !result.error) return hasProblems(env, rule);
-  const message = firstLine(result.error.message);
+  return problemsOf(result.error, rule, 'it reads', (message) => message);
+}
+
+/** What the CEL library's check answers. */
+interface CheckResult {
+  readonly valid: boolean;
+  readonly error?: { readonly message: string; readonly node?: { readonly pos?: unknown } };
+}
+
+/**
+ * The problem a failed check reports, at its column: a field the schema lacks is named (`<reads>
+ * field "f", which the schema does not have`), any other message is passed through `other`. Empty
+ * for the messages the API server's CEL does not refuse.
+ */
+function problemsOf(
+  error: NonNullable<CheckResult['error']>,
+  rule: string,
+  reads: string,
+  other: (message: string) => string,
+): CelRuleProblem[] {
+  const message = firstLine(error.message);
   if (tolerated(message)) return [];
-  const pos = result.error.node?.pos;
+  const pos = error.node?.pos;
   const at = typeof pos === 'number' ? { column: pos + 1 } : {};
   const key = /No such key: (\S+)/.exec(message)?.[1];
   if (key)
     return [
-      { message: `it reads field "${key}", which the schema does not have${metaHint(rule, key)}`, ...at },
+      { message: `${reads} field "${key}", which the schema does not have${metaHint(rule, key)}`, ...at },
     ];
-  return [{ message, ...at }];
+  return [{ message: other(message), ...at }];
 }
 
 /**
@@ -250,24 +270,15 @@ export function checkCelRule(
  */
 function hasProblems(env: Environment, rule: string): CelRuleProblem[] {
   if (!/\bhas\(/.test(rule)) return [];
-  let result: { valid: boolean; error?: { message: string; node?: { pos?: unknown } } };
+  let result: CheckResult;
   try {
-    result = env.check(rule.replace(/\bhas\(/g, 'dyn(')) as typeof result;
+    result = env.check(rule.replace(/\bhas\(/g, 'dyn(')) as CheckResult;
   } catch {
     return [];
   }
   if (result.valid || !result.error) return [];
-  const message = firstLine(result.error.message);
-  if (tolerated(message)) return [];
-  const pos = result.error.node?.pos;
-  const at = typeof pos === 'number' ? { column: pos + 1 } : {};
-  const key = /No such key: (\S+)/.exec(message)?.[1];
-  if (key)
-    return [
-      { message: `has() reads field "${key}", which the schema does not have${metaHint(rule, key)}`, ...at },
-    ];
-  // Another selection has() cannot make (a field of a string, an int, ...).
-  return [{ message: `in has(): ${message}`, ...at }];
+  // Another selection has() cannot make (a field of a string, an int, ...) says so.
+  return problemsOf(result.error, rule, 'has() reads', (message) => `in has(): ${message}`);
 }
 
 const EMBEDDED_META_FIELDS = new Set(['name', 'namespace', 'labels', 'annotations', 'finalizers']);
