@@ -143,9 +143,10 @@ function requireFlags(options: CreateWebhookOptions): void {
 }
 
 /**
- * `op-gen create webhook`: typed handlers under src/webhooks/ with a unit test and an integration test each, registered in
- * src/main.ts (through src/webhooks/index.ts), recorded in op-gen.yaml, config/default switched to
- * deploy config/webhook and config/certmanager; every file at once, then `generate webhook`.
+ * `op-gen create webhook`: typed handlers under src/webhooks/ with a unit test and an integration
+ * test (on a real API server) each, registered in src/main.ts (through src/webhooks/index.ts),
+ * recorded in op-gen.yaml, config/default switched to deploy config/webhook and config/certmanager;
+ * every file at once, then `generate webhook`.
  */
 export async function createWebhook(
   options: CreateWebhookOptions,
