@@ -28,12 +28,12 @@ import { tempDir } from '../../unit/scaffold/helpers.ts';
 const OP_GEN_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const TUTORIAL = join(OP_GEN_ROOT, 'docs/tutorial-cronjob.md');
 
-export type TutorialStep =
+type TutorialStep =
   | { readonly kind: 'sh'; readonly line: number; readonly script: string }
   | { readonly kind: 'file'; readonly line: number; readonly path: string; readonly content: string };
 
 /** The marked blocks of a Markdown text, in order; other fenced blocks are left out. */
-export function tutorialSteps(markdown: string): TutorialStep[] {
+function tutorialSteps(markdown: string): TutorialStep[] {
   const steps: TutorialStep[] = [];
   const lines = markdown.split('\n');
   for (let i = 0; i < lines.length; i++) {
