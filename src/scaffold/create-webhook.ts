@@ -143,9 +143,10 @@ function requireFlags(options: CreateWebhookOptions): void {
 }
 
 /**
- * `op-gen create webhook`: typed handlers under src/webhooks/ with a unit test each, registered in
- * src/main.ts (through src/webhooks/index.ts), recorded in op-gen.yaml, config/default switched to
- * deploy config/webhook and config/certmanager; every file at once, then `generate webhook`.
+ * `op-gen create webhook`: typed handlers under src/webhooks/ with a unit test and an integration
+ * test (on a real API server) each, registered in src/main.ts (through src/webhooks/index.ts),
+ * recorded in op-gen.yaml, config/default switched to deploy config/webhook and config/certmanager;
+ * every file at once, then `generate webhook`.
  */
 export async function createWebhook(
   options: CreateWebhookOptions,
@@ -213,6 +214,7 @@ export async function createWebhook(
   const defaulting = Boolean(options.defaulting || (admission && had.defaulting));
   const validation = Boolean(options.validation || (admission && had.validation));
   const testDir = `test/unit/webhooks/${group}/${version}`;
+  const integrationDir = `test/integration/webhooks/${group}/${version}`;
   const context = {
     header: projectHeader(root),
     group,
@@ -229,6 +231,9 @@ export async function createWebhook(
     mutatePath: admissionPath('mutate', fullGroup, version, kind),
     validatePath: admissionPath('validate', fullGroup, version, kind),
     apiFile,
+    webhookFile,
+    conversionFile,
+    rootFromIntegration: '../'.repeat(integrationDir.split('/').length),
     apiImport: importPath(webhookFile, apiFile),
     apiImportFromTest: importPath(`${testDir}/x.ts`, apiFile),
     webhookImportFromTest: importPath(`${testDir}/x.ts`, webhookFile),
@@ -236,6 +241,7 @@ export async function createWebhook(
     spokes: spokes.map((s) => ({
       version: s,
       Version: s.charAt(0).toUpperCase() + s.slice(1),
+      apiFile: `${project.apiDir}/${group}/${s}/${kindFile}.ts`,
       apiImport: importPath(conversionFile, `${project.apiDir}/${group}/${s}/${kindFile}.ts`),
     })),
   };

@@ -185,6 +185,21 @@ describe(
       linkNodeModules(root);
     });
 
+    it('create webhook writes an integration test beside each unit test', () => {
+      for (const file of [
+        'batch/v1/cron-job.webhook.test.ts',
+        'batch/v1/cron-job.conversion.test.ts',
+        'infra/v1beta1/cluster-policy.webhook.test.ts',
+        'infra/v1beta1/cluster-policy.conversion.test.ts',
+        'cache/v1alpha1/memcached.webhook.test.ts',
+        'apps/v1/widget.webhook.test.ts',
+      ]) {
+        assert.ok(existsSync(join(root, 'test/unit/webhooks', file)), `test/unit/webhooks/${file}`);
+        const test = readFileSync(join(root, 'test/integration/webhooks', file), 'utf8');
+        assert.match(test, /installWebhooks/, file);
+      }
+    });
+
     it('the scaffolded controllers do not assume a Deployment unless asked', () => {
       const cron = readFileSync(join(root, 'src/controllers/cron-job.controller.ts'), 'utf8');
       assert.doesNotMatch(cron, /builtinKinds\.Deployment|V1Deployment|spec\.size|spec\.image/);
@@ -220,11 +235,21 @@ describe(
     }
 
     it(
-      'npm run test:integration passes (the controllers on a real control plane)',
+      'npm run test:integration passes (the controllers and the webhooks on a real control plane)',
       { skip: controlPlaneSkip() },
       async () => {
         const r = await npmRun(root, 'test:integration');
         assert.equal(r.code, 0, `npm run test:integration in the scaffolded project:\n${r.output}`);
+        // The generated webhook tests ran too (each against its own control plane), not skipped.
+        for (const suite of [
+          'CronJob webhooks against a real API server',
+          'CronJob conversion webhook against a real API server',
+          'ClusterPolicy webhooks against a real API server',
+          'ClusterPolicy conversion webhook against a real API server',
+          'Memcached webhooks against a real API server',
+          'Widget webhooks against a real API server',
+        ])
+          assert.match(r.output, new RegExp(`✔ ${suite} \\(`), `${suite}:\n${r.output}`);
       },
     );
   },
