@@ -176,16 +176,20 @@ export function validateCatalog(blobs: readonly unknown[], file: string): Catalo
   return problems;
 }
 
-/** One head (an entry no other entry replaces or skips) and no replaces cycle, per channel. */
-function checkGraph(c: ChannelBlob, report: (rule: CatalogRule, message: string) => void): void {
-  const entries = c.entries ?? [];
-  const names = new Set(entries.map((e) => e.name));
+/** A channel's heads: the entries no other entry replaces or skips, sorted (a valid channel has one). */
+export function channelHeads(entries: readonly ChannelEntry[]): string[] {
   const superseded = new Set<string>();
   for (const e of entries) {
     if (e.replaces) superseded.add(e.replaces);
     for (const s of e.skips ?? []) superseded.add(s);
   }
-  const heads = [...names].filter((n) => !superseded.has(n)).sort();
+  return [...new Set(entries.map((e) => e.name))].filter((n) => !superseded.has(n)).sort();
+}
+
+/** One head (an entry no other entry replaces or skips) and no replaces cycle, per channel. */
+function checkGraph(c: ChannelBlob, report: (rule: CatalogRule, message: string) => void): void {
+  const entries = c.entries ?? [];
+  const heads = channelHeads(entries);
   if (entries.length > 0 && heads.length !== 1)
     report(
       'catalog-one-head',

@@ -12,6 +12,7 @@ import { readCatalogBundle, renderCatalog, type RenderOptions } from './render.t
 
 export { CATALOG_RULES, validateCatalog, type CatalogProblem, type CatalogRule } from './declcfg.ts';
 export type { CatalogTemplate, RenderOptions } from './render.ts';
+export { previousFromCatalog, type PreviousRelease } from './previous.ts';
 
 export interface CatalogOptions extends RenderOptions {
   /** The bundle folders of this and earlier releases, relative to cwd. */
@@ -19,11 +20,13 @@ export interface CatalogOptions extends RenderOptions {
   /** The catalog folder (default `catalog`): the file is `<out>/<package>/catalog.yaml`. */
   readonly outDir?: string;
   readonly check?: boolean;
+  /** Each bundle's CRDs as `olm.bundle.object` properties too (for `bundle validate --previous <catalog>`). */
+  readonly bundleObjects?: boolean;
 }
 
 /** Renders the catalog, checks it against the declcfg rules, then writes it (or with `check`, compares). */
 export function generateCatalog(cwd: string, options: CatalogOptions): GenerateResult {
-  const bundles = options.bundles.map((dir) => readCatalogBundle(cwd, dir));
+  const bundles = options.bundles.map((dir) => readCatalogBundle(cwd, dir, options.bundleObjects === true));
   const blobs = renderCatalog(bundles, options);
   const outDir = resolve(cwd, options.outDir ?? 'catalog');
   const pkg = bundles[0]?.package ?? '';

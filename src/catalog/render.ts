@@ -62,8 +62,13 @@ interface Crd {
   spec?: { group?: string; names?: { kind?: string }; versions?: { name?: string; served?: boolean }[] };
 }
 
-/** Reads one bundle folder (manifests/ and metadata/annotations.yaml); `cwd` makes paths relative in messages. */
-export function readCatalogBundle(cwd: string, dir: string): CatalogBundle {
+/**
+ * Reads one bundle folder (manifests/ and metadata/annotations.yaml); `cwd` makes paths relative in
+ * messages. With `bundleObjects`, each CRD is also an `olm.bundle.object` property (its JSON, base64),
+ * as opm renders a bundle before the csv-metadata migration: what `bundle validate --previous <catalog>`
+ * compares against.
+ */
+export function readCatalogBundle(cwd: string, dir: string, bundleObjects = false): CatalogBundle {
   const root = join(cwd, dir);
   const shown = relative(cwd, root) || '.';
   const annotationsFile = join(root, 'metadata', 'annotations.yaml');
@@ -134,6 +139,14 @@ export function readCatalogBundle(cwd: string, dir: string): CatalogBundle {
     properties: [
       { type: 'olm.package', value: { packageName: pkg, version } },
       ...gvks.map((value) => ({ type: 'olm.gvk', value })),
+      ...(bundleObjects
+        ? objects
+            .filter((o) => o.object.kind === 'CustomResourceDefinition')
+            .map((o) => ({
+              type: 'olm.bundle.object',
+              value: { data: Buffer.from(JSON.stringify(o.object)).toString('base64') },
+            }))
+        : []),
       { type: 'olm.csv.metadata', value: metadata },
     ],
     relatedImages: [...images]

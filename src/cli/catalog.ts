@@ -12,6 +12,7 @@ interface CatalogFlags {
   out: string;
   check?: boolean;
   json?: boolean;
+  bundleObjects?: boolean;
 }
 
 /** `op-gen catalog` and `op-gen catalog validate` (docs/catalog.md). The catalog code loads only when run. */
@@ -29,7 +30,11 @@ export const catalogCommand: CommandModule = {
       )
       .option('--template <name>', "opm's template to follow: basic or semver", 'basic')
       .option('--granularity <minor|major>', 'semver: one channel per minor or per major version', 'minor')
-      .option('--out <dir>', 'catalog folder (the file is <out>/<package>/catalog.yaml)', 'catalog');
+      .option('--out <dir>', 'catalog folder (the file is <out>/<package>/catalog.yaml)', 'catalog')
+      .option(
+        '--bundle-objects',
+        "also carry each bundle's CRDs as olm.bundle.object properties (what bundle validate --previous <catalog> reads)",
+      );
     withOutputFlags(catalog).action(async (dirs: string[], flags: CatalogFlags, command: Command) => {
       const ctx = contextFor(command, io);
       if (!flags.bundleImage)
@@ -55,6 +60,7 @@ export const catalogCommand: CommandModule = {
             granularity,
             outDir: flags.out,
             check,
+            ...(flags.bundleObjects ? { bundleObjects: true } : {}),
           });
         },
       );
