@@ -67,6 +67,54 @@ function requestedMinor() {
 
 const release = requestedMinor();
 
+/**
+ * Each build's duration goes to build-times.json beside the control plane folders (the envtest cache,
+ * or $OP_GEN_ENVTEST_DIR), with what decides whether the README's cold figures apply to it: the state
+ * of Go's caches when this run started (`cold`: build and module caches both empty), the cores, and the
+ * mean load average per core while it built. scripts/check-build-times.ts (.ci/run) judges them.
+ */
+const buildTimesFile = join(
+  process.env.OP_GEN_ENVTEST_DIR ??
+    join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'op-gen', 'envtest'),
+  'build-times.json',
+);
+let goCachesAtStart;
+/** Go's build and module caches as this run found them, before its first build: cold, modules-cached or warm. */
+function goCaches() {
+  if (goCachesAtStart) return goCachesAtStart;
+  const env = spawnSync('go', ['env', 'GOCACHE', 'GOMODCACHE'], { encoding: 'utf8' });
+  const [gocache = '', gomodcache = ''] = env.status === 0 ? env.stdout.split('\n') : [];
+  const entries = (dir) => {
+    try {
+      return readdirSync(dir);
+    } catch {
+      return [];
+    }
+  };
+  // Go creates GOCACHE's 256 two-hex-digit folders on first use; empty ones hold nothing built.
+  const buildEmpty =
+    gocache !== '' &&
+    entries(gocache).every((e) => !/^[0-9a-f]{2}$/.test(e) || entries(join(gocache, e)).length === 0);
+  const modulesEmpty = gomodcache !== '' && entries(join(gomodcache, 'cache', 'download')).length === 0;
+  goCachesAtStart = buildEmpty ? (modulesEmpty ? 'cold' : 'modules-cached') : 'warm';
+  return goCachesAtStart;
+}
+
+/** Appends one build to build-times.json (the last 50 kept); a cache that cannot be written is only noted. */
+function recordBuild(record) {
+  try {
+    let builds = [];
+    if (existsSync(buildTimesFile)) builds = JSON.parse(readFileSync(buildTimesFile, 'utf8')).builds ?? [];
+    builds = [...builds, record].slice(-50);
+    mkdirSync(dirname(buildTimesFile), { recursive: true });
+    const tmp = `${buildTimesFile}.tmp-${process.pid}`;
+    writeFileSync(tmp, `${JSON.stringify({ builds }, null, 2)}\n`);
+    renameSync(tmp, buildTimesFile);
+  } catch (err) {
+    process.stdout.write(`setup:envtest: build time not recorded in ${buildTimesFile}: ${err.message}\n`);
+  }
+}
+
 // Test-only tools, built once into ~/.cache/op-gen/bin (or $OP_GEN_TOOLS_DIR) from the Go modules
 // pinned under tools/<name>/: kustomize (the oracle op-gen's kustomize renderer is compared with)
 // and helm (lint, template and install of the chart `op-gen generate helm` writes).
@@ -248,54 +296,6 @@ function goBuild(t, tmp) {
     });
     child.on('exit', (code) => done(code === 0));
   });
-}
-
-/**
- * Each build's duration goes to build-times.json beside the control plane folders (the envtest cache,
- * or $OP_GEN_ENVTEST_DIR), with what decides whether the README's cold figures apply to it: the state
- * of Go's caches when this run started (`cold`: build and module caches both empty), the cores, and the
- * mean load average per core while it built. scripts/check-build-times.ts (.ci/run) judges them.
- */
-const buildTimesFile = join(
-  process.env.OP_GEN_ENVTEST_DIR ??
-    join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'op-gen', 'envtest'),
-  'build-times.json',
-);
-let goCachesAtStart;
-/** Go's build and module caches as this run found them, before its first build: cold, modules-cached or warm. */
-function goCaches() {
-  if (goCachesAtStart) return goCachesAtStart;
-  const env = spawnSync('go', ['env', 'GOCACHE', 'GOMODCACHE'], { encoding: 'utf8' });
-  const [gocache = '', gomodcache = ''] = env.status === 0 ? env.stdout.split('\n') : [];
-  const entries = (dir) => {
-    try {
-      return readdirSync(dir);
-    } catch {
-      return [];
-    }
-  };
-  // Go creates GOCACHE's 256 two-hex-digit folders on first use; empty ones hold nothing built.
-  const buildEmpty =
-    gocache !== '' &&
-    entries(gocache).every((e) => !/^[0-9a-f]{2}$/.test(e) || entries(join(gocache, e)).length === 0);
-  const modulesEmpty = gomodcache !== '' && entries(join(gomodcache, 'cache', 'download')).length === 0;
-  goCachesAtStart = buildEmpty ? (modulesEmpty ? 'cold' : 'modules-cached') : 'warm';
-  return goCachesAtStart;
-}
-
-/** Appends one build to build-times.json (the last 50 kept); a cache that cannot be written is only noted. */
-function recordBuild(record) {
-  try {
-    let builds = [];
-    if (existsSync(buildTimesFile)) builds = JSON.parse(readFileSync(buildTimesFile, 'utf8')).builds ?? [];
-    builds = [...builds, record].slice(-50);
-    mkdirSync(dirname(buildTimesFile), { recursive: true });
-    const tmp = `${buildTimesFile}.tmp-${process.pid}`;
-    writeFileSync(tmp, `${JSON.stringify({ builds }, null, 2)}\n`);
-    renameSync(tmp, buildTimesFile);
-  } catch (err) {
-    process.stdout.write(`setup:envtest: build time not recorded in ${buildTimesFile}: ${err.message}\n`);
-  }
 }
 
 /** Builds one target into `out` (through a temp file, so an interrupted build leaves nothing). */
