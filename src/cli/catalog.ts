@@ -13,6 +13,7 @@ interface CatalogFlags {
   check?: boolean;
   json?: boolean;
   bundleObjects?: boolean;
+  deprecations?: string;
 }
 
 /** `op-gen catalog` and `op-gen catalog validate` (docs/catalog.md). The catalog code loads only when run. */
@@ -31,6 +32,10 @@ export const catalogCommand: CommandModule = {
       .option('--template <name>', "opm's template to follow: basic or semver", 'basic')
       .option('--granularity <minor|major>', 'semver: one channel per minor or per major version', 'minor')
       .option('--out <dir>', 'catalog folder (the file is <out>/<package>/catalog.yaml)', 'catalog')
+      .option(
+        '--deprecations <file>',
+        "the package's olm.deprecations blob (YAML): deprecated bundles, channels or the package, each with a message",
+      )
       .option(
         '--bundle-objects',
         "also carry each bundle's CRDs as olm.bundle.object properties (what bundle validate --previous <catalog> reads)",
@@ -61,6 +66,7 @@ export const catalogCommand: CommandModule = {
             outDir: flags.out,
             check,
             ...(flags.bundleObjects ? { bundleObjects: true } : {}),
+            ...(flags.deprecations ? { deprecations: flags.deprecations } : {}),
           });
         },
       );

@@ -214,6 +214,61 @@ describe('op-gen catalog', () => {
     );
   });
 
+  it('--deprecations adds the olm.deprecations blob, checked before anything is written', () => {
+    writeFileSync(
+      join(project, 'deprecations.yaml'),
+      stringify({
+        schema: 'olm.deprecations',
+        entries: [
+          {
+            reference: { schema: 'olm.bundle', name: 'memcached-operator.v0.1.0' },
+            message: 'upgrade to 0.1.1',
+          },
+        ],
+      }),
+    );
+    const r = catalog(
+      'releases/0.1.0',
+      'releases/0.1.1',
+      'releases/0.2.0',
+      '--deprecations',
+      'deprecations.yaml',
+      '--out',
+      'deprecated',
+    );
+    assert.equal(r.status, 0, r.stderr);
+    const written = blobs(readFileSync(join(project, 'deprecated/memcached-operator/catalog.yaml'), 'utf8'));
+    assert.deepEqual(written.at(-1), {
+      schema: 'olm.deprecations',
+      package: 'memcached-operator',
+      entries: [
+        {
+          reference: { schema: 'olm.bundle', name: 'memcached-operator.v0.1.0' },
+          message: 'upgrade to 0.1.1',
+        },
+      ],
+    });
+    assert.equal(
+      opGen(project, 'catalog', 'validate', 'deprecated/memcached-operator/catalog.yaml').status,
+      0,
+    );
+
+    writeFileSync(
+      join(project, 'deprecations.yaml'),
+      stringify({
+        schema: 'olm.deprecations',
+        entries: [{ reference: { schema: 'olm.channel', name: 'beta' }, message: 'm' }],
+      }),
+    );
+    const bad = catalog('releases/0.1.0', '--deprecations', 'deprecations.yaml', '--out', 'bad-deprecations');
+    assert.equal(bad.status, 1);
+    assert.match(
+      bad.stderr,
+      /\[catalog-deprecations\] olm\.deprecations entry 1: channel "beta" is not a channel of package memcached-operator/,
+    );
+    assert.equal(existsSync(join(project, 'bad-deprecations')), false, 'nothing written');
+  });
+
   it('catalog validate: a well-formed catalog passes; a broken one fails naming the file and the rule', () => {
     assert.equal(catalog('releases/0.1.0', 'releases/0.1.1', 'releases/0.2.0').status, 0);
     const ok = opGen(project, 'catalog', 'validate', FILE);
@@ -251,7 +306,7 @@ describe('catalog validation: every declcfg rule, each hit by a catalog broken o
     bundle('0.2.0'),
   ];
   const cases: [string, (c: Blob[]) => void, string][] = [
-    ['an unknown schema', (c) => c.push({ schema: 'olm.deprecations', package: 'widget' }), 'catalog-schema'],
+    ['an unknown schema', (c) => c.push({ schema: 'olm.template.basic', entries: [] }), 'catalog-schema'],
     [
       'a second package',
       (c) => c.push({ schema: 'olm.package', name: 'gadget', defaultChannel: 'stable' }),
@@ -287,10 +342,74 @@ describe('catalog validation: every declcfg rule, each hit by a catalog broken o
       },
       'catalog-no-cycle',
     ],
+    ...(
+      [
+        ['a deprecated bundle that is not there', { schema: 'olm.bundle', name: 'widget.v9.0.0' }],
+        ['a deprecated channel that is not there', { schema: 'olm.channel', name: 'fast' }],
+        ['a package reference with a name', { schema: 'olm.package', name: 'widget' }],
+        ['a reference without a schema', { name: 'widget.v0.1.0' }],
+        ['a reference of another schema', { schema: 'olm.gvk', name: 'x' }],
+      ] as const
+    ).map(([what, reference]): [string, (c: Blob[]) => void, string] => [
+      what,
+      (c) =>
+        c.push({ schema: 'olm.deprecations', package: 'widget', entries: [{ reference, message: 'gone' }] }),
+      'catalog-deprecations',
+    ]),
+    [
+      'a deprecation without a message',
+      (c) =>
+        c.push({
+          schema: 'olm.deprecations',
+          package: 'widget',
+          entries: [{ reference: { schema: 'olm.bundle', name: 'widget.v0.1.0' }, message: '' }],
+        }),
+      'catalog-deprecations',
+    ],
+    [
+      'the same bundle deprecated twice',
+      (c) =>
+        c.push({
+          schema: 'olm.deprecations',
+          package: 'widget',
+          entries: [1, 2].map(() => ({
+            reference: { schema: 'olm.bundle', name: 'widget.v0.1.0' },
+            message: 'm',
+          })),
+        }),
+      'catalog-deprecations',
+    ],
+    [
+      'two olm.deprecations blobs',
+      (c) =>
+        c.push(
+          { schema: 'olm.deprecations', package: 'widget', entries: [] },
+          { schema: 'olm.deprecations', package: 'widget', entries: [] },
+        ),
+      'catalog-deprecations',
+    ],
+    [
+      'deprecations of another package',
+      (c) => c.push({ schema: 'olm.deprecations', package: 'gadget', entries: [] }),
+      'catalog-deprecations',
+    ],
   ];
 
-  it('the hand-written catalog is clean', () => {
+  it('the hand-written catalog is clean, also with deprecations of the package, a channel and a bundle', () => {
     assert.deepEqual(validateCatalog(good(), 'catalog.yaml'), []);
+    const deprecated = [
+      ...good(),
+      {
+        schema: 'olm.deprecations',
+        package: 'widget',
+        entries: [
+          { reference: { schema: 'olm.package' }, message: 'widget is replaced by gadget' },
+          { reference: { schema: 'olm.channel', name: 'stable' }, message: 'use stable-v1' },
+          { reference: { schema: 'olm.bundle', name: 'widget.v0.1.0' }, message: 'CVE-2026-0001: upgrade' },
+        ],
+      },
+    ];
+    assert.deepEqual(validateCatalog(deprecated, 'catalog.yaml'), []);
   });
 
   for (const [what, edit, rule] of cases) {
