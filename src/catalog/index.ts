@@ -9,6 +9,7 @@ import { toYamlDocuments } from '../shared/yaml.ts';
 import { readYamlDocuments } from '../shared/yaml-documents.ts';
 import { validateCatalog, type CatalogBlob, type CatalogProblem, type DeprecationsBlob } from './declcfg.ts';
 import { readCatalogBundle, renderCatalog, type RenderOptions } from './render.ts';
+import { renderFromTemplate } from './template.ts';
 
 export { CATALOG_RULES, validateCatalog, type CatalogProblem, type CatalogRule } from './declcfg.ts';
 export type { CatalogTemplate, RenderOptions } from './render.ts';
@@ -22,6 +23,8 @@ export interface CatalogOptions extends RenderOptions {
   readonly check?: boolean;
   /** Each bundle's CRDs as `olm.bundle.object` properties too (for `bundle validate --previous <catalog>`). */
   readonly bundleObjects?: boolean;
+  /** An opm template file (olm.template.basic or olm.semver) to render instead of `template`, relative to cwd. */
+  readonly from?: string;
   /** A YAML file holding the package's olm.deprecations blob (its `package` may be left out), relative to cwd. */
   readonly deprecations?: string;
 }
@@ -29,9 +32,12 @@ export interface CatalogOptions extends RenderOptions {
 /** Renders the catalog, checks it against the declcfg rules, then writes it (or with `check`, compares). */
 export function generateCatalog(cwd: string, options: CatalogOptions): GenerateResult {
   const bundles = options.bundles.map((dir) => readCatalogBundle(cwd, dir, options.bundleObjects === true));
-  const blobs: CatalogBlob[] = renderCatalog(bundles, options);
+  const blobs: CatalogBlob[] =
+    options.from === undefined
+      ? renderCatalog(bundles, options)
+      : renderFromTemplate(cwd, options.from, bundles, options.bundleImage);
   const outDir = resolve(cwd, options.outDir ?? 'catalog');
-  const pkg = bundles[0]?.package ?? '';
+  const pkg = blobs.find((b) => b.schema === 'olm.package')?.name ?? bundles[0]?.package ?? '';
   if (options.deprecations !== undefined) blobs.push(readDeprecations(cwd, options.deprecations, pkg));
   const path = join(outDir, pkg, 'catalog.yaml');
   const problems = validateCatalog(blobs, relative(cwd, path));

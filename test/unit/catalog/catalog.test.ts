@@ -214,6 +214,152 @@ describe('op-gen catalog', () => {
     );
   });
 
+  const image = (v: string): string => IMAGE.replace('{version}', v);
+  const template = (name: string, value: unknown): string => {
+    writeFileSync(join(project, name), stringify(value));
+    return name;
+  };
+  const ALL = ['releases/0.1.0', 'releases/0.1.1', 'releases/0.2.0'];
+
+  it('--from an opm semver template: the bundles it lists in stable give the semver golden, as --template semver does', () => {
+    const file = template('semver-template.yaml', {
+      schema: 'olm.semver',
+      generateMinorChannels: true,
+      stable: { bundles: ['0.1.0', '0.1.1', '0.2.0'].map((v) => ({ image: image(v) })) },
+    });
+    const r = catalog(...ALL, '--from', file, '--out', 'from-semver');
+    assert.equal(r.status, 0, r.stderr);
+    assertGolden(
+      join(GOLDEN, 'semver.yaml'),
+      readFileSync(join(project, 'from-semver/memcached-operator/catalog.yaml'), 'utf8'),
+    );
+  });
+
+  it('--from olm.semver: major and minor channels at once, the buckets from the template, defaultChannelTypePreference breaking a tie', () => {
+    const both = (pref?: string): Blob[] => {
+      const file = template('semver-both.yaml', {
+        schema: 'olm.semver',
+        generateMajorChannels: true,
+        generateMinorChannels: true,
+        ...(pref ? { defaultChannelTypePreference: pref } : {}),
+        // 0.1.0 was bundled for stable only; the template puts it in candidate too, as opm would.
+        candidate: { bundles: [{ image: image('0.1.0') }] },
+        stable: { bundles: [{ image: image('0.1.0') }, { image: image('0.1.1') }] },
+      });
+      const r = catalog('releases/0.1.0', 'releases/0.1.1', '--from', file, '--out', 'from-both');
+      assert.equal(r.status, 0, r.stderr);
+      return blobs(readFileSync(join(project, 'from-both/memcached-operator/catalog.yaml'), 'utf8'));
+    };
+    const minorFirst = both();
+    assert.deepEqual(
+      minorFirst
+        .filter((b) => b.schema === 'olm.channel')
+        .map((c) => [c.name, c.entries.map((e: Blob) => e.name)]),
+      [
+        ['candidate-v0', ['memcached-operator.v0.1.0']],
+        ['candidate-v0.1', ['memcached-operator.v0.1.0']],
+        ['stable-v0', ['memcached-operator.v0.1.0', 'memcached-operator.v0.1.1']],
+        ['stable-v0.1', ['memcached-operator.v0.1.0', 'memcached-operator.v0.1.1']],
+      ],
+    );
+    // stable-v0 and stable-v0.1 both start at 0.1.0: the preference (minor when not set) decides.
+    assert.equal(minorFirst[0]!.defaultChannel, 'stable-v0.1');
+    assert.equal(both('major')[0]!.defaultChannel, 'stable-v0');
+    assert.equal(
+      opGen(project, 'catalog', 'validate', 'from-both/memcached-operator/catalog.yaml').status,
+      0,
+    );
+  });
+
+  it('--from an opm basic template: its package, channels and deprecations as written, each bundle image rendered from its folder', () => {
+    const file = template('basic-template.yaml', {
+      schema: 'olm.template.basic',
+      entries: [
+        { schema: 'olm.package', name: 'memcached-operator', defaultChannel: 'fast' },
+        {
+          schema: 'olm.channel',
+          package: 'memcached-operator',
+          name: 'fast',
+          entries: [
+            { name: 'memcached-operator.v0.1.0' },
+            { name: 'memcached-operator.v0.2.0', replaces: 'memcached-operator.v0.1.0' },
+          ],
+        },
+        { schema: 'olm.bundle', image: image('0.2.0') },
+        { schema: 'olm.bundle', image: image('0.1.0') },
+        {
+          schema: 'olm.deprecations',
+          package: 'memcached-operator',
+          entries: [
+            { reference: { schema: 'olm.bundle', name: 'memcached-operator.v0.1.0' }, message: 'upgrade' },
+          ],
+        },
+      ],
+    });
+    const r = catalog('releases/0.2.0', 'releases/0.1.0', '--from', file, '--out', 'from-basic');
+    assert.equal(r.status, 0, r.stderr);
+    const out = blobs(readFileSync(join(project, 'from-basic/memcached-operator/catalog.yaml'), 'utf8'));
+    assert.deepEqual(
+      out.map((b) => [b.schema, b.name ?? b.package]),
+      [
+        ['olm.package', 'memcached-operator'],
+        ['olm.channel', 'fast'],
+        ['olm.bundle', 'memcached-operator.v0.1.0'],
+        ['olm.bundle', 'memcached-operator.v0.2.0'],
+        ['olm.deprecations', 'memcached-operator'],
+      ],
+    );
+    const bundle = out[3]!;
+    assert.equal(bundle.image, image('0.2.0'));
+    assert.deepEqual(
+      bundle.properties.map((p: Blob) => p.type),
+      ['olm.package', 'olm.gvk', 'olm.csv.metadata'],
+      'rendered from the folder as op-gen catalog renders a bundle',
+    );
+  });
+
+  it('--from: a template image without its folder, a folder not in the template, a basic bundle with more than an image: all reported, nothing written', () => {
+    const file = template('basic-broken.yaml', {
+      schema: 'olm.template.basic',
+      entries: [
+        { schema: 'olm.package', name: 'memcached-operator', defaultChannel: 'stable' },
+        {
+          schema: 'olm.channel',
+          package: 'memcached-operator',
+          name: 'stable',
+          entries: [{ name: 'memcached-operator.v0.1.0' }],
+        },
+        { schema: 'olm.bundle', image: image('0.1.0'), package: 'memcached-operator' },
+        { schema: 'olm.bundle', image: image('0.9.0') },
+      ],
+    });
+    const r = catalog('releases/0.1.0', 'releases/0.2.0', '--from', file, '--out', 'from-broken');
+    assert.equal(r.status, 1);
+    assert.match(
+      r.stderr,
+      /basic-broken\.yaml: entry 3: a basic template's olm\.bundle has only schema and image .*remove package/,
+    );
+    assert.match(
+      r.stderr,
+      /basic-broken\.yaml: entry 4: image "example\.com\/memcached-operator-bundle:v0\.9\.0" is not the --bundle-image of any bundle folder given/,
+    );
+    assert.match(
+      r.stderr,
+      /releases\/0\.2\.0: its image example\.com\/memcached-operator-bundle:v0\.2\.0 is not in basic-broken\.yaml/,
+    );
+    assert.equal(existsSync(join(project, 'from-broken')), false, 'nothing written');
+    const unknown = catalog(
+      'releases/0.1.0',
+      '--from',
+      template('other.yaml', { schema: 'olm.template.composite' }),
+    );
+    assert.equal(unknown.status, 1);
+    assert.match(
+      unknown.stderr,
+      /schema "olm\.template\.composite": op-gen reads opm's olm\.template\.basic and olm\.semver templates/,
+    );
+  });
+
   it('--deprecations adds the olm.deprecations blob, checked before anything is written', () => {
     writeFileSync(
       join(project, 'deprecations.yaml'),
