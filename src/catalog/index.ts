@@ -9,6 +9,7 @@ import { toYamlDocuments } from '../shared/yaml.ts';
 import { readYamlDocuments } from '../shared/yaml-documents.ts';
 import { validateCatalog, type CatalogBlob, type CatalogProblem, type DeprecationsBlob } from './declcfg.ts';
 import { readCatalogBundle, renderCatalog, type RenderOptions } from './render.ts';
+import { readCatalogFile } from './files.ts';
 import { renderFromTemplate } from './template.ts';
 
 export { CATALOG_RULES, validateCatalog, type CatalogProblem, type CatalogRule } from './declcfg.ts';
@@ -78,20 +79,10 @@ function readDeprecations(cwd: string, file: string, pkg: string): DeprecationsB
   return { ...(value as unknown as DeprecationsBlob), package: (value.package as string | undefined) ?? pkg };
 }
 
-/** Every problem of a catalog file (YAML documents; a JSON object is one). */
+/** Every problem of a catalog file (YAML documents, or a `.json` file's stream of JSON objects). */
 export function validateCatalogFile(cwd: string, file: string): CatalogProblem[] {
   const full = resolve(cwd, file);
   if (!existsSync(full)) throw new OpGenError(`${file}: no such file`);
   const shown = relative(cwd, full) || file;
-  const docs = readYamlDocuments(
-    readFileSync(full, 'utf8'),
-    (p) =>
-      new OpGenError(
-        `${shown}:${p.line}: YAML ${p.kind === 'syntax' ? 'syntax error' : 'error'}: ${p.message}`,
-      ),
-  );
-  return validateCatalog(
-    docs.map((d) => d.value).filter((v) => v !== null && v !== undefined),
-    shown,
-  );
+  return validateCatalog(readCatalogFile(full, shown), shown);
 }

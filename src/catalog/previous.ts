@@ -11,7 +11,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { crdsFromYaml, type CrdDocument } from '../crd-diff/index.ts';
 import { OpGenError } from '../errors.ts';
-import { readYamlDocuments } from '../shared/yaml-documents.ts';
+import { readCatalogFile } from './files.ts';
 import { channelHeads, type BundleBlob, type ChannelBlob, type PackageBlob } from './declcfg.ts';
 
 export interface PreviousRelease {
@@ -44,12 +44,7 @@ export function previousFromCatalog(cwd: string, path: string, bundleName?: stri
   const channels: Located<ChannelBlob>[] = [];
   const bundles: Located<BundleBlob>[] = [];
   for (const file of files) {
-    const shown = relative(cwd, file) || file;
-    const docs = readYamlDocuments(
-      readFileSync(file, 'utf8'),
-      (p) => new OpGenError(`${shown}:${p.line}: not valid YAML (${p.message})`),
-    );
-    for (const { value } of docs) {
+    for (const value of readCatalogFile(file, relative(cwd, file) || file)) {
       if (!isRecord(value)) continue;
       if (value.schema === 'olm.package') packages.push({ blob: value as unknown as PackageBlob, file });
       else if (value.schema === 'olm.channel') channels.push({ blob: value as unknown as ChannelBlob, file });

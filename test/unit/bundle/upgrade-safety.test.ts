@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { stringify } from 'yaml';
+import { parseAllDocuments, stringify } from 'yaml';
 import { opGen, sampleProject } from './project.ts';
 
 /**
@@ -196,6 +196,35 @@ describe('bundle validate --previous <catalog>: the previous release from a file
       assert.doesNotMatch(passed.stdout, /upgrade-crd-breaking/);
     } finally {
       rmSync(join(project, '.op-gen/crd-diff.yaml'));
+    }
+  });
+
+  it("reads opm's JSON form (a stream of objects) and olm.bundle.object refs to files beside the catalog", () => {
+    const docs = parseAllDocuments(readFileSync(join(project, CATALOG), 'utf8')).map(
+      (d) =>
+        d.toJS() as {
+          schema: string;
+          properties?: { type: string; value: { data?: string; ref?: string } }[];
+        },
+    );
+    mkdirSync(join(project, 'json/objects'), { recursive: true });
+    writeFileSync(join(project, 'json/catalog.json'), docs.map((d) => JSON.stringify(d, null, 2)).join('\n'));
+    // The same catalog with each CRD in a file of its own, named by ref.
+    for (const d of docs)
+      for (const [i, p] of (d.properties ?? []).entries())
+        if (p.type === 'olm.bundle.object' && p.value.data) {
+          writeFileSync(join(project, `json/objects/crd-${i}.json`), Buffer.from(p.value.data, 'base64'));
+          p.value = { ref: `objects/crd-${i}.json` };
+        }
+    writeFileSync(join(project, 'json/ref.yaml'), docs.map((d) => stringify(d)).join('---\n'));
+    for (const previous of ['json/catalog.json', 'json/ref.yaml']) {
+      const r = opGen(project, 'bundle', 'validate', '--previous', previous);
+      assert.equal(r.status, 1, previous + r.stdout + r.stderr);
+      assert.match(
+        r.stdout,
+        /\[upgrade-crd-breaking\] memcacheds\.cache\.example\.com v1alpha1 \.spec\.size/,
+        previous,
+      );
     }
   });
 

@@ -415,6 +415,32 @@ describe('op-gen catalog', () => {
     assert.equal(existsSync(join(project, 'bad-deprecations')), false, 'nothing written');
   });
 
+  it("catalog validate reads opm's JSON form, a stream of objects; a broken one is one line with the line number", () => {
+    assert.equal(catalog('releases/0.1.0', 'releases/0.1.1', 'releases/0.2.0').status, 0);
+    const stream = blobs(readFileSync(join(project, FILE), 'utf8'))
+      .map((b) => JSON.stringify(b, null, 2))
+      .join('\n');
+    writeFileSync(join(project, 'catalog.json'), stream);
+    const ok = opGen(project, 'catalog', 'validate', 'catalog.json');
+    assert.equal(ok.status, 0, ok.stdout + ok.stderr);
+    const fast = stream.replace('"defaultChannel": "stable"', '"defaultChannel": "fast"');
+    writeFileSync(join(project, 'catalog.json'), fast);
+    const r = opGen(project, 'catalog', 'validate', 'catalog.json');
+    assert.equal(r.status, 1);
+    assert.match(
+      r.stdout,
+      /catalog\.json: \[catalog-default-channel\] package memcached-operator names default channel "fast"/,
+    );
+    writeFileSync(
+      join(project, 'catalog.json'),
+      stream.replace('"schema": "olm.channel"', '"schema": olm.channel'),
+    );
+    const broken = opGen(project, 'catalog', 'validate', 'catalog.json');
+    assert.equal(broken.status, 1);
+    assert.match(broken.stderr, /catalog\.json:6: JSON syntax error in the value starting here/);
+    assert.doesNotMatch(broken.stderr, /\n\s+at /);
+  });
+
   it('catalog validate: a well-formed catalog passes; a broken one fails naming the file and the rule', () => {
     assert.equal(catalog('releases/0.1.0', 'releases/0.1.1', 'releases/0.2.0').status, 0);
     const ok = opGen(project, 'catalog', 'validate', FILE);
