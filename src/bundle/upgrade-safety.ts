@@ -1,12 +1,13 @@
 /**
- * `bundle validate --previous <bundle dir>`: the CRD upgrade safety check OLM v1 runs against the
+ * `bundle validate --previous <bundle dir or catalog>`: the CRD upgrade safety check OLM v1 runs against the
  * installed CRDs before every upgrade, run before release instead: `op-gen crd diff` (src/crd-diff,
  * its rules and acknowledgements file unchanged) from the previous release's bundle CRDs to this one's.
- * A breaking change that is not acknowledged is an error; a risky one a warning.
+ * A breaking change that is not acknowledged is an error; a risky one a warning. From a catalog, the
+ * caller reads the previous CRDs (src/catalog/previous.ts) and passes them as `previousCrds`.
  */
 import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import { crdDiff, type ReportedFinding } from '../crd-diff/index.ts';
+import { crdDiff, type CrdDocument, type ReportedFinding } from '../crd-diff/index.ts';
 import { showValue } from '../crd-diff/report.ts';
 import { OpGenError } from '../errors.ts';
 import type { Finding } from './validate.ts';
@@ -14,8 +15,10 @@ import type { Finding } from './validate.ts';
 export interface UpgradeSafetyOptions {
   /** The project root: paths and the default acknowledgements file (.op-gen/crd-diff.yaml) are relative to it. */
   readonly cwd: string;
-  /** The previous release's bundle folder. */
+  /** The previous release's bundle folder, or (with `previousCrds`) how to name it in messages. */
   readonly previous: string;
+  /** The previous release's CRDs already read (from a catalog); then `previous` is not read. */
+  readonly previousCrds?: readonly CrdDocument[];
   /** This release's bundle folder. */
   readonly current: string;
   /** The acknowledgements file, when not the default. */
@@ -32,7 +35,9 @@ export async function checkUpgradeSafety(options: UpgradeSafetyOptions): Promise
   };
   const report = await crdDiff({
     cwd,
-    old: manifests(options.previous, 'the previous bundle'),
+    ...(options.previousCrds === undefined
+      ? { old: manifests(options.previous, 'the previous bundle') }
+      : { oldCrds: options.previousCrds }),
     new: manifests(options.current, 'the bundle'),
     ...(options.acknowledgements === undefined ? {} : { acknowledgements: options.acknowledgements }),
   });

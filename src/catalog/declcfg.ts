@@ -3,7 +3,8 @@
  * writes them, and the rules a catalog must keep: op-gen's own checks of what operator-registry's
  * declcfg validation and model conversion refuse (one package, its default channel exists, every
  * channel entry's bundle exists, one head per channel, no cycle in the upgrade graph, well-formed
- * names, versions and image references). Every problem names the file and the rule.
+ * names, versions and image references, and the olm.deprecations blob's rules of its declcfg-to-model
+ * conversion). Every problem names the file and the rule.
  */
 import { isDns1123Subdomain } from '../k8s-names/dns.ts';
 import { imageReferenceErrors } from '../k8s-names/image-reference.ts';
@@ -43,7 +44,19 @@ export interface BundleBlob {
   readonly relatedImages?: readonly { readonly name: string; readonly image: string }[];
 }
 
-export type CatalogBlob = PackageBlob | ChannelBlob | BundleBlob;
+/** What an olm.deprecations entry deprecates: the package (no name), a channel or a bundle. */
+export interface DeprecationReference {
+  readonly schema: 'olm.package' | 'olm.channel' | 'olm.bundle';
+  readonly name?: string;
+}
+
+export interface DeprecationsBlob {
+  readonly schema: 'olm.deprecations';
+  readonly package: string;
+  readonly entries: readonly { readonly reference: DeprecationReference; readonly message: string }[];
+}
+
+export type CatalogBlob = PackageBlob | ChannelBlob | BundleBlob | DeprecationsBlob;
 
 /** The rule ids, in the order they run. */
 export const CATALOG_RULES = [
@@ -56,6 +69,7 @@ export const CATALOG_RULES = [
   'catalog-entry-bundle',
   'catalog-one-head',
   'catalog-no-cycle',
+  'catalog-deprecations',
 ] as const;
 export type CatalogRule = (typeof CATALOG_RULES)[number];
 
@@ -79,15 +93,17 @@ export function validateCatalog(blobs: readonly unknown[], file: string): Catalo
   const packages: PackageBlob[] = [];
   const channels: ChannelBlob[] = [];
   const bundles: BundleBlob[] = [];
+  const deprecations: DeprecationsBlob[] = [];
   for (const [i, blob] of blobs.entries()) {
     const schema = isRecord(blob) ? blob.schema : undefined;
     if (schema === 'olm.package') packages.push(blob as unknown as PackageBlob);
     else if (schema === 'olm.channel') channels.push(blob as unknown as ChannelBlob);
     else if (schema === 'olm.bundle') bundles.push(blob as unknown as BundleBlob);
+    else if (schema === 'olm.deprecations') deprecations.push(blob as unknown as DeprecationsBlob);
     else
       report(
         'catalog-schema',
-        `document ${i + 1} has schema ${JSON.stringify(schema)}: expected olm.package, olm.channel or olm.bundle`,
+        `document ${i + 1} has schema ${JSON.stringify(schema)}: expected olm.package, olm.channel, olm.bundle or olm.deprecations`,
       );
   }
 
@@ -173,19 +189,71 @@ export function validateCatalog(blobs: readonly unknown[], file: string): Catalo
         );
     checkGraph(c, report);
   }
+  checkDeprecations(deprecations, pkg, seenChannels, bundleNames, report);
   return problems;
 }
 
-/** One head (an entry no other entry replaces or skips) and no replaces cycle, per channel. */
-function checkGraph(c: ChannelBlob, report: (rule: CatalogRule, message: string) => void): void {
-  const entries = c.entries ?? [];
-  const names = new Set(entries.map((e) => e.name));
+/**
+ * olm.deprecations as operator-registry's declcfg-to-model conversion checks it: at most one per
+ * package, for this package; each entry names a schema, is not repeated, refers to the package (no
+ * name), an existing channel or an existing bundle, and has a message.
+ */
+function checkDeprecations(
+  deprecations: readonly DeprecationsBlob[],
+  pkg: string,
+  channels: ReadonlySet<string>,
+  bundles: ReadonlySet<string>,
+  report: (rule: CatalogRule, message: string) => void,
+): void {
+  const bad = (message: string): void => report('catalog-deprecations', message);
+  if (deprecations.length > 1) bad(`${deprecations.length} olm.deprecations blobs: at most one per package`);
+  for (const d of deprecations) {
+    if (d.package !== pkg) {
+      bad(`olm.deprecations names package ${JSON.stringify(d.package ?? '')}, not this catalog's ${pkg}`);
+      continue;
+    }
+    const seen = new Set<string>();
+    for (const [j, e] of (Array.isArray(d.entries) ? d.entries : []).entries()) {
+      const ref = isRecord(e?.reference) ? e.reference : undefined;
+      const where = `olm.deprecations entry ${j + 1}`;
+      if (!ref || typeof ref.schema !== 'string' || ref.schema === '') {
+        bad(`${where}: reference.schema is missing (olm.package, olm.channel or olm.bundle)`);
+        continue;
+      }
+      const name = typeof ref.name === 'string' ? ref.name : '';
+      const key = `${ref.schema}/${name}`;
+      if (seen.has(key)) bad(`${where}: ${ref.schema} ${name} is deprecated twice`);
+      seen.add(key);
+      if (ref.schema === 'olm.package') {
+        if (name !== '')
+          bad(`${where}: an olm.package reference has no name (it is package ${pkg}); remove name ${name}`);
+      } else if (ref.schema === 'olm.channel') {
+        if (!channels.has(name))
+          bad(`${where}: channel ${JSON.stringify(name)} is not a channel of package ${pkg}`);
+      } else if (ref.schema === 'olm.bundle') {
+        if (!bundles.has(name))
+          bad(`${where}: bundle ${JSON.stringify(name)} is not a bundle of package ${pkg}`);
+      } else bad(`${where}: reference.schema ${ref.schema}: use olm.package, olm.channel or olm.bundle`);
+      if (typeof e?.message !== 'string' || e.message.trim() === '')
+        bad(`${where}: ${ref.schema} ${name}: message is missing (say what to use instead)`);
+    }
+  }
+}
+
+/** A channel's heads: the entries no other entry replaces or skips, sorted (a valid channel has one). */
+export function channelHeads(entries: readonly ChannelEntry[]): string[] {
   const superseded = new Set<string>();
   for (const e of entries) {
     if (e.replaces) superseded.add(e.replaces);
     for (const s of e.skips ?? []) superseded.add(s);
   }
-  const heads = [...names].filter((n) => !superseded.has(n)).sort();
+  return [...new Set(entries.map((e) => e.name))].filter((n) => !superseded.has(n)).sort();
+}
+
+/** One head (an entry no other entry replaces or skips) and no replaces cycle, per channel. */
+function checkGraph(c: ChannelBlob, report: (rule: CatalogRule, message: string) => void): void {
+  const entries = c.entries ?? [];
+  const heads = channelHeads(entries);
   if (entries.length > 0 && heads.length !== 1)
     report(
       'catalog-one-head',

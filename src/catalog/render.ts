@@ -62,8 +62,13 @@ interface Crd {
   spec?: { group?: string; names?: { kind?: string }; versions?: { name?: string; served?: boolean }[] };
 }
 
-/** Reads one bundle folder (manifests/ and metadata/annotations.yaml); `cwd` makes paths relative in messages. */
-export function readCatalogBundle(cwd: string, dir: string): CatalogBundle {
+/**
+ * Reads one bundle folder (manifests/ and metadata/annotations.yaml); `cwd` makes paths relative in
+ * messages. With `bundleObjects`, each CRD is also an `olm.bundle.object` property (its JSON, base64),
+ * as opm renders a bundle before the csv-metadata migration: what `bundle validate --previous <catalog>`
+ * compares against.
+ */
+export function readCatalogBundle(cwd: string, dir: string, bundleObjects = false): CatalogBundle {
   const root = join(cwd, dir);
   const shown = relative(cwd, root) || '.';
   const annotationsFile = join(root, 'metadata', 'annotations.yaml');
@@ -134,6 +139,14 @@ export function readCatalogBundle(cwd: string, dir: string): CatalogBundle {
     properties: [
       { type: 'olm.package', value: { packageName: pkg, version } },
       ...gvks.map((value) => ({ type: 'olm.gvk', value })),
+      ...(bundleObjects
+        ? objects
+            .filter((o) => o.object.kind === 'CustomResourceDefinition')
+            .map((o) => ({
+              type: 'olm.bundle.object',
+              value: { data: Buffer.from(JSON.stringify(o.object)).toString('base64') },
+            }))
+        : []),
       { type: 'olm.csv.metadata', value: metadata },
     ],
     relatedImages: [...images]
@@ -169,11 +182,9 @@ export function compareVersions(a: string, b: string): number {
 }
 
 const minorOf = (v: string): string => v.split('.').slice(0, 2).join('.');
-/** A channel's version key (`0.2`, `1`) as a full version, for ordering. */
-const keyVersion = (key: string): string => [...key.split('.'), '0', '0'].slice(0, 3).join('.');
 const majorOf = (v: string): string => v.split('.')[0] ?? '';
 
-function bundleBlob(b: CatalogBundle, image: string): BundleBlob {
+export function bundleBlob(b: CatalogBundle, image: string): BundleBlob {
   return {
     schema: 'olm.bundle',
     name: b.name,
@@ -255,6 +266,12 @@ export interface RenderOptions {
   readonly bundleImage: string;
   /** semver: one channel per minor (default) or per major version. */
   readonly granularity?: 'minor' | 'major';
+  /** semver, from an opm template: minor and/or major channels (instead of `granularity`). */
+  readonly granularities?: readonly ('minor' | 'major')[];
+  /** semver with both kinds: which the default channel prefers when both reach the same version. */
+  readonly preference?: 'minor' | 'major';
+  /** semver, from an opm template: each bundle folder's buckets (instead of its channels annotation). */
+  readonly buckets?: ReadonlyMap<string, readonly string[]>;
 }
 
 /** The catalog's blobs (package, channels by name, bundles by version), or every problem at once. */
@@ -295,27 +312,38 @@ export function renderCatalog(bundles: readonly CatalogBundle[], options: Render
     const newest = sorted.at(-1);
     defaultChannel = newest?.defaultChannel ?? newest?.channels[0] ?? '';
   } else {
-    const granularity = options.granularity ?? 'minor';
-    const byChannel = new Map<string, { bucket: string; key: string; bundles: CatalogBundle[] }>();
+    const kinds = options.granularities ?? [options.granularity ?? 'minor'];
+    const byChannel = new Map<
+      string,
+      { bucket: string; kind: 'minor' | 'major'; first: string; bundles: CatalogBundle[] }
+    >();
     for (const b of sorted) {
-      const buckets = b.channels.filter((c) => (SEMVER_BUCKETS as readonly string[]).includes(c));
+      const given = options.buckets?.get(b.dir);
+      const buckets = given ?? b.channels.filter((c) => (SEMVER_BUCKETS as readonly string[]).includes(c));
       if (buckets.length === 0)
         problems.push(
           `${b.dir}: channels ${b.channels.join(', ') || '(none)'}: the semver template takes bundles of the candidate, fast and stable channels (opm's semver template): bundle with --channels stable, or use --template basic`,
         );
-      for (const bucket of buckets) {
-        const key = granularity === 'minor' ? minorOf(b.version) : majorOf(b.version);
-        const name = `${bucket}-v${key}`;
-        const channel = byChannel.get(name) ?? { bucket, key, bundles: [] };
-        channel.bundles.push(b);
-        byChannel.set(name, channel);
-      }
+      for (const bucket of buckets)
+        for (const kind of kinds) {
+          const key = kind === 'minor' ? minorOf(b.version) : majorOf(b.version);
+          const name = `${bucket}-v${key}`;
+          const channel = byChannel.get(name) ?? { bucket, kind, first: b.version, bundles: [] };
+          channel.bundles.push(b);
+          byChannel.set(name, channel);
+        }
     }
-    const edges = linkSemver(
-      [...byChannel.entries()].flatMap(([name, { bucket, bundles: members }]) =>
-        members.map((b) => ({ bucket, channel: name, bundle: b })),
-      ),
-    );
+    // Edges per kind: opm's linkChannels partitions by bucket and kind, so nothing links across them.
+    const edges = new Map<string, { replaces?: string; skips?: string[] }>();
+    for (const kind of kinds)
+      for (const [k, v] of linkSemver(
+        [...byChannel.entries()]
+          .filter(([, c]) => c.kind === kind)
+          .flatMap(([name, { bucket, bundles: members }]) =>
+            members.map((b) => ({ bucket, channel: name, bundle: b })),
+          ),
+      ))
+        edges.set(k, v);
     channels = [...byChannel.entries()]
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([name, { bundles: members }]) => ({
@@ -325,11 +353,18 @@ export function renderCatalog(bundles: readonly CatalogBundle[], options: Render
         // As opm's semver template: the edges come from the versions alone, not from the CSV.
         entries: members.map((b) => ({ name: b.name, ...edges.get(`${name}/${b.name}`) })),
       }));
+    // opm's high-water channel: the most stable bucket, then the channel whose first release is newest,
+    // then the preferred kind.
+    const preference = options.preference ?? kinds[0];
     const best = SEMVER_BUCKETS.find((bucket) => [...byChannel.values()].some((c) => c.bucket === bucket));
     defaultChannel =
       [...byChannel.entries()]
         .filter(([, c]) => c.bucket === best)
-        .sort(([, a], [, b]) => compareVersions(keyVersion(a.key), keyVersion(b.key)))
+        .sort(
+          ([, a], [, b]) =>
+            compareVersions(a.first, b.first) ||
+            Number(a.kind === preference) - Number(b.kind === preference),
+        )
         .at(-1)?.[0] ?? '';
   }
   if (problems.length > 0) throw new ProblemsError(problems.map((text) => ({ text })));

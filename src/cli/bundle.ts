@@ -101,8 +101,12 @@ export const bundleCommand: CommandModule = {
         'fail on what OLM v1 (ClusterExtension) refuses or ignores (by default those are warnings)',
       )
       .option(
-        '--previous <bundle dir>',
-        "the previous release's bundle: fail on a breaking change to its CRDs (crd diff) not acknowledged",
+        '--previous <bundle dir or catalog>',
+        "the previous release's bundle folder, or a file-based catalog (its default channel's head): fail on a breaking change to its CRDs (crd diff) not acknowledged",
+      )
+      .option(
+        '--previous-bundle <name>',
+        'with a catalog as --previous: the bundle to compare with, instead of the default channel head',
       )
       .option(
         '--acknowledgements <file>',
@@ -116,6 +120,7 @@ export const bundleCommand: CommandModule = {
             optionalSuite?: string;
             olmV1?: boolean;
             previous?: string;
+            previousBundle?: string;
             acknowledgements?: string;
             json?: boolean;
           },
@@ -128,7 +133,9 @@ export const bundleCommand: CommandModule = {
             );
           }
           if (flags.acknowledgements && !flags.previous)
-            throw new UsageError('--acknowledgements goes with --previous <bundle dir>');
+            throw new UsageError('--acknowledgements goes with --previous <bundle dir or catalog>');
+          if (flags.previousBundle && !flags.previous)
+            throw new UsageError('--previous-bundle goes with --previous <catalog>');
           const { validateBundle, checkUpgradeSafety } = await import('../bundle/index.ts');
           const { resolve } = await import('node:path');
           const bundleDir = resolve(ctx.cwd, dir ?? 'bundle');
@@ -136,15 +143,31 @@ export const bundleCommand: CommandModule = {
             ...(flags.optionalSuite ? { optionalSuites: [flags.optionalSuite] } : {}),
             ...(flags.olmV1 ? { olmV1: true } : {}),
           });
-          if (flags.previous)
+          if (flags.previous) {
+            // A folder with manifests/ is a bundle; anything else is read as a file-based catalog.
+            const isBundle = existsSync(join(resolve(ctx.cwd, flags.previous), 'manifests'));
+            if (isBundle && flags.previousBundle)
+              throw new UsageError(
+                '--previous-bundle names a bundle in a catalog; --previous is a bundle folder',
+              );
+            let previous = flags.previous;
+            let previousCrds;
+            if (!isBundle) {
+              const { previousFromCatalog } = await import('../catalog/index.ts');
+              const release = previousFromCatalog(ctx.cwd, flags.previous, flags.previousBundle);
+              previous = `${flags.previous} (bundle ${release.bundle})`;
+              previousCrds = release.crds;
+            }
             findings.push(
               ...(await checkUpgradeSafety({
                 cwd: ctx.cwd,
-                previous: flags.previous,
+                previous,
+                ...(previousCrds === undefined ? {} : { previousCrds }),
                 current: bundleDir,
                 ...(flags.acknowledgements ? { acknowledgements: flags.acknowledgements } : {}),
               })),
             );
+          }
           const errors = findings.filter((f) => f.severity === 'error').length;
           const warnings = findings.length - errors;
           if (flags.json) reportJson(ctx, { ok: errors === 0, errors, warnings, findings });

@@ -12,6 +12,9 @@ interface CatalogFlags {
   out: string;
   check?: boolean;
   json?: boolean;
+  bundleObjects?: boolean;
+  deprecations?: string;
+  from?: string;
 }
 
 /** `op-gen catalog` and `op-gen catalog validate` (docs/catalog.md). The catalog code loads only when run. */
@@ -29,7 +32,19 @@ export const catalogCommand: CommandModule = {
       )
       .option('--template <name>', "opm's template to follow: basic or semver", 'basic')
       .option('--granularity <minor|major>', 'semver: one channel per minor or per major version', 'minor')
-      .option('--out <dir>', 'catalog folder (the file is <out>/<package>/catalog.yaml)', 'catalog');
+      .option('--out <dir>', 'catalog folder (the file is <out>/<package>/catalog.yaml)', 'catalog')
+      .option(
+        '--from <template file>',
+        "an opm template (olm.template.basic or olm.semver) to render; its bundle images are the folders' --bundle-image",
+      )
+      .option(
+        '--deprecations <file>',
+        "the package's olm.deprecations blob (YAML): deprecated bundles, channels or the package, each with a message",
+      )
+      .option(
+        '--bundle-objects',
+        "also carry each bundle's CRDs as olm.bundle.object properties (what bundle validate --previous <catalog> reads)",
+      );
     withOutputFlags(catalog).action(async (dirs: string[], flags: CatalogFlags, command: Command) => {
       const ctx = contextFor(command, io);
       if (!flags.bundleImage)
@@ -40,6 +55,14 @@ export const catalogCommand: CommandModule = {
         throw new UsageError(`--template ${flags.template}: use basic or semver`);
       if (flags.granularity !== 'minor' && flags.granularity !== 'major')
         throw new UsageError(`--granularity ${flags.granularity}: use minor or major`);
+      if (
+        flags.from &&
+        (command.getOptionValueSource('template') === 'cli' ||
+          command.getOptionValueSource('granularity') === 'cli')
+      )
+        throw new UsageError(
+          '--from takes the template and its channels from the file: give no --template or --granularity',
+        );
       const check = flags.check === true;
       const { template, granularity } = flags;
       const bundleImage = flags.bundleImage;
@@ -55,6 +78,9 @@ export const catalogCommand: CommandModule = {
             granularity,
             outDir: flags.out,
             check,
+            ...(flags.bundleObjects ? { bundleObjects: true } : {}),
+            ...(flags.deprecations ? { deprecations: flags.deprecations } : {}),
+            ...(flags.from ? { from: flags.from } : {}),
           });
         },
       );

@@ -18,6 +18,8 @@ export interface CrdDiffOptions {
   readonly cwd: string;
   /** The old CRDs: a file or a folder (not with `base`). */
   readonly old?: string;
+  /** The old CRDs already read (e.g. from a catalog's olm.bundle.object properties), instead of `old`. */
+  readonly oldCrds?: readonly CrdDocument[];
   /** The new CRDs: a file or a folder (not with `base` or `generate`). */
   readonly new?: string;
   /** A git ref: the old CRDs are `dir` as committed there. */
@@ -42,6 +44,8 @@ export async function crdDiff(options: CrdDiffOptions): Promise<DiffReport> {
         'with --base, give no <old> <new>: the old CRDs come from the ref, the new from --dir',
       );
     oldCrds = crdsAtRef(cwd, options.base, dir);
+  } else if (options.oldCrds !== undefined) {
+    oldCrds = [...options.oldCrds];
   } else {
     if (options.old === undefined)
       throw new UsageError('give <old> and <new> (CRD files or folders), or --base <git-ref>');

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { stringify } from 'yaml';
+import { parseAllDocuments, stringify } from 'yaml';
 import { opGen, sampleProject } from './project.ts';
 
 /**
@@ -118,7 +118,141 @@ describe('bundle validate --previous: CRD upgrade safety between releases', () =
   it('refuses a --previous that is not a bundle, in one line', () => {
     const r = opGen(project, 'bundle', 'validate', '--previous', 'src');
     assert.equal(r.status, 1);
-    assert.match(r.stderr, /--previous: the previous bundle src has no manifests\/ folder/);
+    assert.match(
+      r.stderr,
+      /--previous src: not a bundle folder \(no manifests\/\) and not a file-based catalog \(no olm\.bundle\)/,
+    );
     assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack');
+  });
+});
+
+describe('bundle validate --previous <catalog>: the previous release from a file-based catalog', () => {
+  let project = '';
+  const CATALOG_IMAGE = 'example.com/memcached-operator-bundle:v{version}';
+  const CATALOG = 'with-objects/memcached-operator/catalog.yaml';
+  before(() => {
+    project = sampleProject();
+    const first = opGen(project, ...BUNDLE('0.1.0'));
+    assert.equal(first.status, 0, first.stderr);
+    mkdirSync(join(project, 'releases'));
+    cpSync(join(project, 'bundle'), join(project, 'releases/0.1.0'), { recursive: true });
+    for (const args of [
+      ['--bundle-objects', '--out', 'with-objects'],
+      ['--out', 'metadata-only'],
+    ]) {
+      const r = opGen(project, 'catalog', 'releases/0.1.0', '--bundle-image', CATALOG_IMAGE, ...args);
+      assert.equal(r.status, 0, r.stderr);
+    }
+    // Release 0.2.0 removes spec.size.
+    const source = readFileSync(join(project, TYPES), 'utf8');
+    const without = source.replace(/\n {2}\/\*\*\n {3}\* Number of replicas[\s\S]*?size\?: int32;\n/, '\n');
+    assert.notEqual(without, source, 'the edit removes spec.size');
+    writeFileSync(join(project, TYPES), without);
+    for (const args of [['generate', 'crd'], BUNDLE('0.2.0')]) {
+      const r = opGen(project, ...args);
+      assert.equal(r.status, 0, `op-gen ${args.join(' ')}: ${r.stderr}`);
+    }
+  });
+
+  it("fails on a field the catalog's channel head had and this release removes; passes once acknowledged", () => {
+    const catalog = readFileSync(join(project, CATALOG), 'utf8');
+    assert.match(catalog, /type: olm\.bundle\.object/, '--bundle-objects writes the CRDs into the catalog');
+    for (const previous of [CATALOG, 'with-objects']) {
+      const failed = opGen(project, 'bundle', 'validate', '--previous', previous);
+      assert.equal(failed.status, 1, failed.stdout + failed.stderr);
+      assert.match(
+        failed.stdout,
+        /ERROR +\[upgrade-crd-breaking\] memcacheds\.cache\.example\.com v1alpha1 \.spec\.size: .*\[existingFieldRemoval\]: an upgrade from .* \(bundle memcached-operator\.v0\.1\.0\) breaks/,
+      );
+      const named = opGen(
+        project,
+        'bundle',
+        'validate',
+        '--previous',
+        previous,
+        '--previous-bundle',
+        'memcached-operator.v0.1.0',
+      );
+      assert.equal(named.status, 1, named.stdout + named.stderr);
+      assert.match(named.stdout, /\[upgrade-crd-breaking\].*\.spec\.size/);
+    }
+    mkdirSync(join(project, '.op-gen'), { recursive: true });
+    writeFileSync(
+      join(project, '.op-gen/crd-diff.yaml'),
+      stringify({
+        acknowledged: [
+          {
+            crd: 'memcacheds.cache.example.com',
+            path: '.spec.size',
+            rule: 'existingFieldRemoval',
+            reason: 'size moved to the operator config in 0.2.0',
+          },
+        ],
+      }),
+    );
+    try {
+      const passed = opGen(project, 'bundle', 'validate', '--previous', CATALOG);
+      assert.equal(passed.status, 0, passed.stdout + passed.stderr);
+      assert.doesNotMatch(passed.stdout, /upgrade-crd-breaking/);
+    } finally {
+      rmSync(join(project, '.op-gen/crd-diff.yaml'));
+    }
+  });
+
+  it("reads opm's JSON form (a stream of objects) and olm.bundle.object refs to files beside the catalog", () => {
+    const docs = parseAllDocuments(readFileSync(join(project, CATALOG), 'utf8')).map(
+      (d) =>
+        d.toJS() as {
+          schema: string;
+          properties?: { type: string; value: { data?: string; ref?: string } }[];
+        },
+    );
+    mkdirSync(join(project, 'json/objects'), { recursive: true });
+    writeFileSync(join(project, 'json/catalog.json'), docs.map((d) => JSON.stringify(d, null, 2)).join('\n'));
+    // The same catalog with each CRD in a file of its own, named by ref.
+    for (const d of docs)
+      for (const [i, p] of (d.properties ?? []).entries())
+        if (p.type === 'olm.bundle.object' && p.value.data) {
+          writeFileSync(join(project, `json/objects/crd-${i}.json`), Buffer.from(p.value.data, 'base64'));
+          p.value = { ref: `objects/crd-${i}.json` };
+        }
+    writeFileSync(join(project, 'json/ref.yaml'), docs.map((d) => stringify(d)).join('---\n'));
+    for (const previous of ['json/catalog.json', 'json/ref.yaml']) {
+      const r = opGen(project, 'bundle', 'validate', '--previous', previous);
+      assert.equal(r.status, 1, previous + r.stdout + r.stderr);
+      assert.match(
+        r.stdout,
+        /\[upgrade-crd-breaking\] memcacheds\.cache\.example\.com v1alpha1 \.spec\.size/,
+        previous,
+      );
+    }
+  });
+
+  it('says clearly that a catalog with only olm.csv.metadata holds no CRDs, and exits non-zero', () => {
+    const r = opGen(project, 'bundle', 'validate', '--previous', 'metadata-only');
+    assert.equal(r.status, 1, r.stdout + r.stderr);
+    assert.match(
+      r.stderr,
+      /metadata-only\/memcached-operator\/catalog\.yaml: bundle memcached-operator\.v0\.1\.0 has no olm\.bundle\.object properties \(only olm\.csv\.metadata\), so the catalog does not hold the CRDs/,
+    );
+    assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack');
+    assert.doesNotMatch(r.stdout, /bundle valid/);
+  });
+
+  it('names the bundles there when --previous-bundle names none', () => {
+    const r = opGen(
+      project,
+      'bundle',
+      'validate',
+      '--previous',
+      CATALOG,
+      '--previous-bundle',
+      'memcached-operator.v9',
+    );
+    assert.equal(r.status, 1, r.stdout + r.stderr);
+    assert.match(
+      r.stderr,
+      /--previous-bundle memcached-operator\.v9: .* has no such bundle; it has memcached-operator\.v0\.1\.0/,
+    );
   });
 });

@@ -214,6 +214,233 @@ describe('op-gen catalog', () => {
     );
   });
 
+  const image = (v: string): string => IMAGE.replace('{version}', v);
+  const template = (name: string, value: unknown): string => {
+    writeFileSync(join(project, name), stringify(value));
+    return name;
+  };
+  const ALL = ['releases/0.1.0', 'releases/0.1.1', 'releases/0.2.0'];
+
+  it('--from an opm semver template: the bundles it lists in stable give the semver golden, as --template semver does', () => {
+    const file = template('semver-template.yaml', {
+      schema: 'olm.semver',
+      generateMinorChannels: true,
+      stable: { bundles: ['0.1.0', '0.1.1', '0.2.0'].map((v) => ({ image: image(v) })) },
+    });
+    const r = catalog(...ALL, '--from', file, '--out', 'from-semver');
+    assert.equal(r.status, 0, r.stderr);
+    assertGolden(
+      join(GOLDEN, 'semver.yaml'),
+      readFileSync(join(project, 'from-semver/memcached-operator/catalog.yaml'), 'utf8'),
+    );
+  });
+
+  it('--from olm.semver: major and minor channels at once, the buckets from the template, defaultChannelTypePreference breaking a tie', () => {
+    const both = (pref?: string): Blob[] => {
+      const file = template('semver-both.yaml', {
+        schema: 'olm.semver',
+        generateMajorChannels: true,
+        generateMinorChannels: true,
+        ...(pref ? { defaultChannelTypePreference: pref } : {}),
+        // 0.1.0 was bundled for stable only; the template puts it in candidate too, as opm would.
+        candidate: { bundles: [{ image: image('0.1.0') }] },
+        stable: { bundles: [{ image: image('0.1.0') }, { image: image('0.1.1') }] },
+      });
+      const r = catalog('releases/0.1.0', 'releases/0.1.1', '--from', file, '--out', 'from-both');
+      assert.equal(r.status, 0, r.stderr);
+      return blobs(readFileSync(join(project, 'from-both/memcached-operator/catalog.yaml'), 'utf8'));
+    };
+    const minorFirst = both();
+    assert.deepEqual(
+      minorFirst
+        .filter((b) => b.schema === 'olm.channel')
+        .map((c) => [c.name, c.entries.map((e: Blob) => e.name)]),
+      [
+        ['candidate-v0', ['memcached-operator.v0.1.0']],
+        ['candidate-v0.1', ['memcached-operator.v0.1.0']],
+        ['stable-v0', ['memcached-operator.v0.1.0', 'memcached-operator.v0.1.1']],
+        ['stable-v0.1', ['memcached-operator.v0.1.0', 'memcached-operator.v0.1.1']],
+      ],
+    );
+    // stable-v0 and stable-v0.1 both start at 0.1.0: the preference (minor when not set) decides.
+    assert.equal(minorFirst[0]!.defaultChannel, 'stable-v0.1');
+    assert.equal(both('major')[0]!.defaultChannel, 'stable-v0');
+    assert.equal(
+      opGen(project, 'catalog', 'validate', 'from-both/memcached-operator/catalog.yaml').status,
+      0,
+    );
+  });
+
+  it('--from an opm basic template: its package, channels and deprecations as written, each bundle image rendered from its folder', () => {
+    const file = template('basic-template.yaml', {
+      schema: 'olm.template.basic',
+      entries: [
+        { schema: 'olm.package', name: 'memcached-operator', defaultChannel: 'fast' },
+        {
+          schema: 'olm.channel',
+          package: 'memcached-operator',
+          name: 'fast',
+          entries: [
+            { name: 'memcached-operator.v0.1.0' },
+            { name: 'memcached-operator.v0.2.0', replaces: 'memcached-operator.v0.1.0' },
+          ],
+        },
+        { schema: 'olm.bundle', image: image('0.2.0') },
+        { schema: 'olm.bundle', image: image('0.1.0') },
+        {
+          schema: 'olm.deprecations',
+          package: 'memcached-operator',
+          entries: [
+            { reference: { schema: 'olm.bundle', name: 'memcached-operator.v0.1.0' }, message: 'upgrade' },
+          ],
+        },
+      ],
+    });
+    const r = catalog('releases/0.2.0', 'releases/0.1.0', '--from', file, '--out', 'from-basic');
+    assert.equal(r.status, 0, r.stderr);
+    const out = blobs(readFileSync(join(project, 'from-basic/memcached-operator/catalog.yaml'), 'utf8'));
+    assert.deepEqual(
+      out.map((b) => [b.schema, b.name ?? b.package]),
+      [
+        ['olm.package', 'memcached-operator'],
+        ['olm.channel', 'fast'],
+        ['olm.bundle', 'memcached-operator.v0.1.0'],
+        ['olm.bundle', 'memcached-operator.v0.2.0'],
+        ['olm.deprecations', 'memcached-operator'],
+      ],
+    );
+    const bundle = out[3]!;
+    assert.equal(bundle.image, image('0.2.0'));
+    assert.deepEqual(
+      bundle.properties.map((p: Blob) => p.type),
+      ['olm.package', 'olm.gvk', 'olm.csv.metadata'],
+      'rendered from the folder as op-gen catalog renders a bundle',
+    );
+  });
+
+  it('--from: a template image without its folder, a folder not in the template, a basic bundle with more than an image: all reported, nothing written', () => {
+    const file = template('basic-broken.yaml', {
+      schema: 'olm.template.basic',
+      entries: [
+        { schema: 'olm.package', name: 'memcached-operator', defaultChannel: 'stable' },
+        {
+          schema: 'olm.channel',
+          package: 'memcached-operator',
+          name: 'stable',
+          entries: [{ name: 'memcached-operator.v0.1.0' }],
+        },
+        { schema: 'olm.bundle', image: image('0.1.0'), package: 'memcached-operator' },
+        { schema: 'olm.bundle', image: image('0.9.0') },
+      ],
+    });
+    const r = catalog('releases/0.1.0', 'releases/0.2.0', '--from', file, '--out', 'from-broken');
+    assert.equal(r.status, 1);
+    assert.match(
+      r.stderr,
+      /basic-broken\.yaml: entry 3: a basic template's olm\.bundle has only schema and image .*remove package/,
+    );
+    assert.match(
+      r.stderr,
+      /basic-broken\.yaml: entry 4: image "example\.com\/memcached-operator-bundle:v0\.9\.0" is not the --bundle-image of any bundle folder given/,
+    );
+    assert.match(
+      r.stderr,
+      /releases\/0\.2\.0: its image example\.com\/memcached-operator-bundle:v0\.2\.0 is not in basic-broken\.yaml/,
+    );
+    assert.equal(existsSync(join(project, 'from-broken')), false, 'nothing written');
+    const unknown = catalog(
+      'releases/0.1.0',
+      '--from',
+      template('other.yaml', { schema: 'olm.template.composite' }),
+    );
+    assert.equal(unknown.status, 1);
+    assert.match(
+      unknown.stderr,
+      /schema "olm\.template\.composite": op-gen reads opm's olm\.template\.basic and olm\.semver templates/,
+    );
+  });
+
+  it('--deprecations adds the olm.deprecations blob, checked before anything is written', () => {
+    writeFileSync(
+      join(project, 'deprecations.yaml'),
+      stringify({
+        schema: 'olm.deprecations',
+        entries: [
+          {
+            reference: { schema: 'olm.bundle', name: 'memcached-operator.v0.1.0' },
+            message: 'upgrade to 0.1.1',
+          },
+        ],
+      }),
+    );
+    const r = catalog(
+      'releases/0.1.0',
+      'releases/0.1.1',
+      'releases/0.2.0',
+      '--deprecations',
+      'deprecations.yaml',
+      '--out',
+      'deprecated',
+    );
+    assert.equal(r.status, 0, r.stderr);
+    const written = blobs(readFileSync(join(project, 'deprecated/memcached-operator/catalog.yaml'), 'utf8'));
+    assert.deepEqual(written.at(-1), {
+      schema: 'olm.deprecations',
+      package: 'memcached-operator',
+      entries: [
+        {
+          reference: { schema: 'olm.bundle', name: 'memcached-operator.v0.1.0' },
+          message: 'upgrade to 0.1.1',
+        },
+      ],
+    });
+    assert.equal(
+      opGen(project, 'catalog', 'validate', 'deprecated/memcached-operator/catalog.yaml').status,
+      0,
+    );
+
+    writeFileSync(
+      join(project, 'deprecations.yaml'),
+      stringify({
+        schema: 'olm.deprecations',
+        entries: [{ reference: { schema: 'olm.channel', name: 'beta' }, message: 'm' }],
+      }),
+    );
+    const bad = catalog('releases/0.1.0', '--deprecations', 'deprecations.yaml', '--out', 'bad-deprecations');
+    assert.equal(bad.status, 1);
+    assert.match(
+      bad.stderr,
+      /\[catalog-deprecations\] olm\.deprecations entry 1: channel "beta" is not a channel of package memcached-operator/,
+    );
+    assert.equal(existsSync(join(project, 'bad-deprecations')), false, 'nothing written');
+  });
+
+  it("catalog validate reads opm's JSON form, a stream of objects; a broken one is one line with the line number", () => {
+    assert.equal(catalog('releases/0.1.0', 'releases/0.1.1', 'releases/0.2.0').status, 0);
+    const stream = blobs(readFileSync(join(project, FILE), 'utf8'))
+      .map((b) => JSON.stringify(b, null, 2))
+      .join('\n');
+    writeFileSync(join(project, 'catalog.json'), stream);
+    const ok = opGen(project, 'catalog', 'validate', 'catalog.json');
+    assert.equal(ok.status, 0, ok.stdout + ok.stderr);
+    const fast = stream.replace('"defaultChannel": "stable"', '"defaultChannel": "fast"');
+    writeFileSync(join(project, 'catalog.json'), fast);
+    const r = opGen(project, 'catalog', 'validate', 'catalog.json');
+    assert.equal(r.status, 1);
+    assert.match(
+      r.stdout,
+      /catalog\.json: \[catalog-default-channel\] package memcached-operator names default channel "fast"/,
+    );
+    writeFileSync(
+      join(project, 'catalog.json'),
+      stream.replace('"schema": "olm.channel"', '"schema": olm.channel'),
+    );
+    const broken = opGen(project, 'catalog', 'validate', 'catalog.json');
+    assert.equal(broken.status, 1);
+    assert.match(broken.stderr, /catalog\.json:6: JSON syntax error in the value starting here/);
+    assert.doesNotMatch(broken.stderr, /\n\s+at /);
+  });
+
   it('catalog validate: a well-formed catalog passes; a broken one fails naming the file and the rule', () => {
     assert.equal(catalog('releases/0.1.0', 'releases/0.1.1', 'releases/0.2.0').status, 0);
     const ok = opGen(project, 'catalog', 'validate', FILE);
@@ -251,7 +478,7 @@ describe('catalog validation: every declcfg rule, each hit by a catalog broken o
     bundle('0.2.0'),
   ];
   const cases: [string, (c: Blob[]) => void, string][] = [
-    ['an unknown schema', (c) => c.push({ schema: 'olm.deprecations', package: 'widget' }), 'catalog-schema'],
+    ['an unknown schema', (c) => c.push({ schema: 'olm.template.basic', entries: [] }), 'catalog-schema'],
     [
       'a second package',
       (c) => c.push({ schema: 'olm.package', name: 'gadget', defaultChannel: 'stable' }),
@@ -287,10 +514,74 @@ describe('catalog validation: every declcfg rule, each hit by a catalog broken o
       },
       'catalog-no-cycle',
     ],
+    ...(
+      [
+        ['a deprecated bundle that is not there', { schema: 'olm.bundle', name: 'widget.v9.0.0' }],
+        ['a deprecated channel that is not there', { schema: 'olm.channel', name: 'fast' }],
+        ['a package reference with a name', { schema: 'olm.package', name: 'widget' }],
+        ['a reference without a schema', { name: 'widget.v0.1.0' }],
+        ['a reference of another schema', { schema: 'olm.gvk', name: 'x' }],
+      ] as const
+    ).map(([what, reference]): [string, (c: Blob[]) => void, string] => [
+      what,
+      (c) =>
+        c.push({ schema: 'olm.deprecations', package: 'widget', entries: [{ reference, message: 'gone' }] }),
+      'catalog-deprecations',
+    ]),
+    [
+      'a deprecation without a message',
+      (c) =>
+        c.push({
+          schema: 'olm.deprecations',
+          package: 'widget',
+          entries: [{ reference: { schema: 'olm.bundle', name: 'widget.v0.1.0' }, message: '' }],
+        }),
+      'catalog-deprecations',
+    ],
+    [
+      'the same bundle deprecated twice',
+      (c) =>
+        c.push({
+          schema: 'olm.deprecations',
+          package: 'widget',
+          entries: [1, 2].map(() => ({
+            reference: { schema: 'olm.bundle', name: 'widget.v0.1.0' },
+            message: 'm',
+          })),
+        }),
+      'catalog-deprecations',
+    ],
+    [
+      'two olm.deprecations blobs',
+      (c) =>
+        c.push(
+          { schema: 'olm.deprecations', package: 'widget', entries: [] },
+          { schema: 'olm.deprecations', package: 'widget', entries: [] },
+        ),
+      'catalog-deprecations',
+    ],
+    [
+      'deprecations of another package',
+      (c) => c.push({ schema: 'olm.deprecations', package: 'gadget', entries: [] }),
+      'catalog-deprecations',
+    ],
   ];
 
-  it('the hand-written catalog is clean', () => {
+  it('the hand-written catalog is clean, also with deprecations of the package, a channel and a bundle', () => {
     assert.deepEqual(validateCatalog(good(), 'catalog.yaml'), []);
+    const deprecated = [
+      ...good(),
+      {
+        schema: 'olm.deprecations',
+        package: 'widget',
+        entries: [
+          { reference: { schema: 'olm.package' }, message: 'widget is replaced by gadget' },
+          { reference: { schema: 'olm.channel', name: 'stable' }, message: 'use stable-v1' },
+          { reference: { schema: 'olm.bundle', name: 'widget.v0.1.0' }, message: 'CVE-2026-0001: upgrade' },
+        ],
+      },
+    ];
+    assert.deepEqual(validateCatalog(deprecated, 'catalog.yaml'), []);
   });
 
   for (const [what, edit, rule] of cases) {
