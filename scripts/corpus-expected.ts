@@ -1,6 +1,8 @@
 /**
  * Regenerates test/corpus/<project>/expected/: controller-gen v0.23.0 (bench/compare's build) run on
- * a real project's ORIGINAL Go API packages, descriptions removed (`crd:maxDescLen=0`).
+ * a real project's ORIGINAL Go API packages, descriptions removed (`crd:maxDescLen=0`), with
+ * `generateEmbeddedObjectMeta=true` added for projects whose corpus.json entry sets
+ * `generateEmbeddedObjectMeta` (bench/compare/corpus-go.ts corpusControllerGenArgs).
  *
  *   node scripts/corpus-expected.ts <project> <checkout>
  *
@@ -14,7 +16,12 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { corpusControllerGenArgs, CORPUS_DIR, writeCorpusGoModule } from '../bench/compare/corpus-go.ts';
+import {
+  corpusControllerGenArgs,
+  CORPUS_DIR,
+  corpusProjects,
+  writeCorpusGoModule,
+} from '../bench/compare/corpus-go.ts';
 import { CONTROLLER_GEN_VERSION, controllerGen } from '../bench/compare/tools.ts';
 
 const [project, checkout] = process.argv.slice(2);
@@ -29,9 +36,11 @@ if (!bin) {
 }
 const work = mkdtempSync(join(tmpdir(), `op-gen-corpus-${project}-`));
 try {
+  const entry = corpusProjects()[project];
+  if (!entry) throw new Error(`${project} is not in test/corpus/corpus.json`);
   const versions = writeCorpusGoModule(project, checkout, work);
   const out = join(work, 'out');
-  const r = spawnSync(bin, corpusControllerGenArgs(out), { cwd: work, encoding: 'utf8' });
+  const r = spawnSync(bin, corpusControllerGenArgs(out, entry), { cwd: work, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`controller-gen failed:\n${r.stderr}`);
   const expected = join(CORPUS_DIR, project, 'expected');
   rmSync(expected, { recursive: true, force: true });
@@ -39,7 +48,7 @@ try {
   const files = readdirSync(out).sort();
   for (const f of files) cpSync(join(out, f), join(expected, f));
   console.log(
-    `${project}: controller-gen ${CONTROLLER_GEN_VERSION} with ${versions} -> ` +
+    `${project}: controller-gen ${CONTROLLER_GEN_VERSION} ${corpusControllerGenArgs('', entry)[0]} with ${versions} -> ` +
       `test/corpus/${project}/expected (${files.join(', ')})`,
   );
 } catch (err) {

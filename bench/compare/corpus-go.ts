@@ -30,9 +30,9 @@ export interface CorpusProject {
   readonly frontEnd: 'syntax' | 'checker';
   readonly declined?: string;
   /**
-   * op-gen runs with `generateEmbeddedObjectMeta` (the project's Makefile runs controller-gen with
-   * `crd:generateEmbeddedObjectMeta=true`; expected/ is made with the defaults, which the API server
-   * refuses for this project): without it op-gen must refuse, naming the option.
+   * Both generators run with `generateEmbeddedObjectMeta` (the project's Makefile runs controller-gen
+   * with `crd:generateEmbeddedObjectMeta=true`; expected/ is made with it, corpusControllerGenArgs):
+   * without it op-gen must refuse, naming the option.
    */
   readonly generateEmbeddedObjectMeta?: boolean;
   readonly differences: readonly { readonly difference: string; readonly cause: string }[];
@@ -106,7 +106,13 @@ export function writeCorpusGoModule(project: string, checkout: string, work: str
     .join(', ');
 }
 
-/** controller-gen's arguments for the corpus: the defaults, descriptions removed. */
-export function corpusControllerGenArgs(outDir: string): string[] {
-  return ['crd:maxDescLen=0', 'paths=./...', `output:crd:dir=${outDir}`];
+/**
+ * controller-gen's arguments for a corpus project: the defaults, descriptions removed, and
+ * `generateEmbeddedObjectMeta=true` where corpus.json sets the option (as the project's own build does).
+ */
+export function corpusControllerGenArgs(outDir: string, project: CorpusProject): string[] {
+  const crd = project.generateEmbeddedObjectMeta
+    ? 'crd:maxDescLen=0,generateEmbeddedObjectMeta=true'
+    : 'crd:maxDescLen=0';
+  return [crd, 'paths=./...', `output:crd:dir=${outDir}`];
 }

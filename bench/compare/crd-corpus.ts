@@ -81,11 +81,12 @@ export async function compareCrdCorpus(options: {
             'out',
             '--max-description-length',
             '0',
+            ...(entry.generateEmbeddedObjectMeta ? ['--generate-embedded-object-meta'] : []),
           ],
           tsDir,
           { ...process.env, NODE_COMPILE_CACHE: cacheDir },
         );
-      const cgRun = (): Promise<Measured> => measure(cg, corpusControllerGenArgs('out'), goDir);
+      const cgRun = (): Promise<Measured> => measure(cg, corpusControllerGenArgs('out', entry), goDir);
       // One untimed run each: fills Node's compile cache and Go's package cache alike.
       await opGenRun();
       await cgRun();

@@ -254,6 +254,7 @@ class SyntaxWalker {
     this.#program.checkImports(file);
     const checkType = (root: TypeNode): void => {
       for (const node of typeNodes(root)) {
+        if (node.t === 'constValues') this.#constValues(file, node.name, node.start);
         if (node.t !== 'ref') continue;
         const resolved = this.#program.resolveType(file, node.name, node.start);
         const arity = resolved.r === 'lib' ? (resolved.name === 'Record' ? 2 : 1) : 0;
@@ -302,6 +303,27 @@ class SyntaxWalker {
   }
 
   /**
+   * The properties of the constant `(typeof X)[keyof typeof X]` names: X must be an `as const` object
+   * literal whose values are all string literals (what the checker walk reads as a string enum).
+   */
+  #constValues(file: DeclFile, name: string, at: number): { name: string; value: string }[] {
+    const found = this.#program.resolveValue(file, name, at);
+    const init = found?.decl.s === 'const' ? found.decl.init : undefined;
+    const object = init?.e === 'asConst' ? init.expression : undefined;
+    if (object?.e !== 'object' || object.properties.length === 0)
+      return this.decline(
+        file,
+        at,
+        `\`typeof ${name}\` where ${name} is not a non-empty \`as const\` object`,
+      );
+    return object.properties.map((p) =>
+      p.value.e === 'string'
+        ? { name: p.name, value: p.value.value }
+        : this.decline(file, at, `\`typeof ${name}\` where a value of ${name} is not a string`),
+    );
+  }
+
+  /**
    * The checker orders an enum's values by when it first created each literal type, and it creates
    * a union's literals in the order written when it first resolves that union. So an enum keeps its
    * written order whatever order the checker resolves unions in when every union (and every literal
@@ -347,6 +369,22 @@ class SyntaxWalker {
           case 'object':
             for (const m of node.members) visit(m.type);
             return;
+          case 'constValues': {
+            // Checking `typeof X` checks X's initializer (its values, in the order written);
+            // `keyof typeof X` creates its property names.
+            const values = this.#constValues(file, node.name, node.start);
+            sequence(
+              values.map((v) => v.value),
+              file,
+              node.start,
+            );
+            sequence(
+              values.map((v) => v.name),
+              file,
+              node.start,
+            );
+            return;
+          }
           default:
             return;
         }
@@ -504,6 +542,11 @@ class SyntaxWalker {
         return this.#typed(file, node.type, depth + 1);
       case 'readonly':
         return this.#typed(file, node.type, depth + 1);
+      case 'constValues':
+        return {
+          shape: { s: 'enum', values: this.#constValues(file, node.name, node.start).map((v) => v.value) },
+          nullable: false,
+        };
       case 'array':
         return { shape: { s: 'array', element: node.element, file }, nullable: false };
       case 'object':
@@ -544,6 +587,12 @@ class SyntaxWalker {
                 name: resolved.name,
                 key: this.#builtinKey(resolved.file, resolved.name),
               },
+              nullable: false,
+            };
+          case 'enum':
+            // Its members' values in the order declared (each member's type is created with the enum).
+            return {
+              shape: { s: 'enum', values: resolved.decl.members.map((m) => m.value) },
               nullable: false,
             };
           case 'lib':
@@ -614,6 +663,9 @@ class SyntaxWalker {
       }
       const resolved = this.#program.resolveType(file, node.name, node.start);
       if (resolved.r !== 'alias' || resolved.opGen) break;
+      // schema-builder reads the symbol's first declaration: the constant, when an `as const`
+      // object is declared before its type alias of the same name (then no alias layer applies).
+      if (this.#program.valueFirst(resolved.file, resolved.decl.name)) break;
       const layer = this.markers(resolved.file, resolved.decl.pos, resolved.decl.start, 'type');
       layers.push({ ...layer, file: resolved.file, start: resolved.decl.start });
       node = resolved.decl.type;

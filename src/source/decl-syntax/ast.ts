@@ -1,6 +1,6 @@
 /**
  * The syntax tree of a declaration file as the syntax front end reads it: imports, interfaces, type
- * aliases and `const` declarations, nothing else (parser.ts declines any other shape). Positions are
+ * aliases, string enums and `const` declarations, nothing else (parser.ts declines any other shape). Positions are
  * offsets in the file's text: `pos` where the node's leading trivia starts (the end of the token
  * before it, as TypeScript's `node.pos`), `start` where its first token starts.
  */
@@ -18,7 +18,8 @@ export type TypeNode =
   | ReadonlyArrayType
   | TypeRef
   | UnionType
-  | ObjectLiteralType;
+  | ObjectLiteralType
+  | ConstValuesType;
 
 export interface KeywordType extends Span {
   readonly t: 'keyword';
@@ -64,6 +65,15 @@ export interface UnionType extends Span {
 export interface ObjectLiteralType extends Span {
   readonly t: 'object';
   readonly members: readonly Member[];
+}
+
+/**
+ * `(typeof X)[keyof typeof X]` (or without the parentheses): the values of a constant, the idiom
+ * for a string enum written as an `as const` object.
+ */
+export interface ConstValuesType extends Span {
+  readonly t: 'constValues';
+  readonly name: string;
 }
 
 export type Member = PropertyMember | IndexMember;
@@ -127,6 +137,14 @@ export interface ConstDecl extends Span {
   readonly init: Expression;
 }
 
+/** `enum X { A = 'a' }` or `const enum X { ... }`: members with string values only (parser.ts). */
+export interface EnumDecl extends Span {
+  readonly s: 'enum';
+  readonly exported: boolean;
+  readonly name: string;
+  readonly members: readonly { readonly name: string; readonly value: string }[];
+}
+
 /** `export { A, B as C } from './x'`, `export type { A } from './x'`, `export * from './x'`. */
 export interface ExportFromDecl extends Span {
   readonly s: 'exportFrom';
@@ -135,7 +153,7 @@ export interface ExportFromDecl extends Span {
   readonly names: ReadonlyMap<string, string> | undefined;
 }
 
-export type Statement = ImportDecl | ExportFromDecl | InterfaceDecl | TypeAliasDecl | ConstDecl;
+export type Statement = ImportDecl | ExportFromDecl | InterfaceDecl | TypeAliasDecl | ConstDecl | EnumDecl;
 
 export interface DeclFile {
   readonly fileName: string;

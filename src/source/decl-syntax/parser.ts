@@ -102,7 +102,8 @@ const KEYWORD_TYPES = new Set(['string', 'number', 'boolean', 'null', 'undefined
 /**
  * Parses a file of API declarations, or declines (Declined) where it leaves the subset: `import {…}
  * from '…'`, `interface` without type parameters (`extends` names only), non-generic `type` aliases of
- * keyword, string-literal, array, union, reference and object types, and `const` declarations of
+ * keyword, string-literal, array, union, reference and object types (and `(typeof X)[keyof typeof X]`),
+ * `enum` and `const enum` whose members all have string values, and `const` declarations of
  * literals, object and array literals and calls. Every file it accepts parses as TypeScript with the
  * same meaning; anything else is the type checker's to read.
  */
@@ -220,6 +221,7 @@ export function parseDeclFile(fileName: string, text: string): DeclFile {
       return { t: 'literal', pos: t.pos, start: t.start, value: t.value };
     }
     if (t.kind === 'punct' && t.value === '(') {
+      if (is('typeof', 1)) return constValues(t, true);
       take();
       const inner = type();
       expect(')');
@@ -229,6 +231,7 @@ export function parseDeclFile(fileName: string, text: string): DeclFile {
       return { t: 'object', pos: t.pos, start: t.start, members: members() };
     }
     if (t.kind !== 'ident') return fail(t, `\`${t.value}\` in a type`);
+    if (t.value === 'typeof') return constValues(t, false);
     if (t.value === 'readonly') {
       take();
       const operand = postfixType();
@@ -242,6 +245,22 @@ export function parseDeclFile(fileName: string, text: string): DeclFile {
     if (RESERVED.has(t.value)) return fail(t, `the type \`${t.value}\``);
     const args = is('<') && !peek().newlineBefore ? typeArgs() : undefined;
     return { t: 'ref', pos: t.pos, start: t.start, name: t.value, args };
+  };
+
+  /** `typeof X[keyof typeof X]` or `(typeof X)[keyof typeof X]`, the only `typeof` read. */
+  const constValues = (first: Token, parenthesized: boolean): TypeNode => {
+    if (parenthesized) expect('(');
+    expect('typeof');
+    const name = binding();
+    if (parenthesized) expect(')');
+    if (!is('[') || peek().newlineBefore) fail(first, 'the type `typeof`');
+    expect('[');
+    expect('keyof');
+    expect('typeof');
+    const keyOf = peek();
+    if (binding() !== name) fail(keyOf, 'an indexed access other than `(typeof X)[keyof typeof X]`');
+    expect(']');
+    return { t: 'constValues', pos: first.pos, start: first.start, name };
   };
 
   const postfixType = (): TypeNode => {
@@ -380,6 +399,33 @@ export function parseDeclFile(fileName: string, text: string): DeclFile {
     return { s: 'exportFrom', pos: first.pos, start: first.start, module: module.value, names };
   };
 
+  /** An enum's name and members after `enum`: each member `Name = 'value'` (other forms decline). */
+  const enumBody = (): { s: 'enum'; name: string; members: { name: string; value: string }[] } => {
+    const name = binding();
+    expect('{');
+    const members: { name: string; value: string }[] = [];
+    const names = new Set<string>();
+    const values = new Set<string>();
+    while (!is('}')) {
+      const member = take();
+      if (member.kind !== 'ident' && member.kind !== 'string') fail(member, 'an enum member name');
+      if (names.has(member.value)) fail(member, `the enum member \`${member.value}\` given twice`);
+      names.add(member.value);
+      if (!is('=')) fail(peek(), 'an enum member without a string value');
+      take();
+      const value = take();
+      if (value.kind !== 'string' || !(is(',') || is('}')))
+        fail(value, 'an enum member whose value is not a string literal');
+      if (values.has(value.value)) fail(value, `the enum value '${value.value}' given twice`);
+      values.add(value.value);
+      members.push({ name: member.value, value: value.value });
+      if (!is('}')) expect(',');
+    }
+    expect('}');
+    if (members.length === 0) fail(peek(), 'an enum without members');
+    return { s: 'enum', name, members };
+  };
+
   const statements: Statement[] = [];
   while (peek().kind !== 'eof') {
     const first = take();
@@ -425,6 +471,11 @@ export function parseDeclFile(fileName: string, text: string): DeclFile {
       const aliased = type();
       endStatement();
       statements.push({ s: 'alias', pos: first.pos, start: first.start, exported, name, type: aliased });
+      continue;
+    }
+    if (keyword.kind === 'ident' && (keyword.value === 'enum' || (keyword.value === 'const' && is('enum')))) {
+      if (keyword.value === 'const') take();
+      statements.push({ ...enumBody(), pos: first.pos, start: first.start, exported });
       continue;
     }
     if (keyword.kind === 'ident' && keyword.value === 'const') {

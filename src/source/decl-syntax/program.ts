@@ -1,7 +1,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { K8S_MODULE } from '../api-program.ts';
-import type { ConstDecl, DeclFile, InterfaceDecl, Statement, TypeAliasDecl, TypeNode } from './ast.ts';
+import type {
+  ConstDecl,
+  DeclFile,
+  EnumDecl,
+  InterfaceDecl,
+  Statement,
+  TypeAliasDecl,
+  TypeNode,
+} from './ast.ts';
 import { Declined } from './declined.ts';
 import { parseDeclFile } from './parser.ts';
 
@@ -38,14 +46,16 @@ export type Resolved =
       readonly opGen: boolean;
     }
   | { readonly r: 'alias'; readonly file: DeclFile; readonly decl: TypeAliasDecl; readonly opGen: boolean }
+  /** A string enum (its type: the union of its members' values, in the order declared). */
+  | { readonly r: 'enum'; readonly file: DeclFile; readonly decl: EnumDecl }
   | { readonly r: 'format'; readonly format: string }
   /** A Kubernetes type imported from @kubernetes/client-node (its schema comes from data). */
   | { readonly r: 'builtin'; readonly name: string; readonly file: DeclFile }
   | { readonly r: 'lib'; readonly name: 'Array' | 'ReadonlyArray' | 'Record' };
 
 interface FileScope {
-  readonly types: Map<string, InterfaceDecl | TypeAliasDecl>;
-  readonly values: Set<string>;
+  readonly types: Map<string, InterfaceDecl | TypeAliasDecl | EnumDecl>;
+  readonly values: Map<string, ConstDecl | EnumDecl>;
   /** local name → module and exported name. */
   readonly imports: Map<string, { module: string; name: string }>;
 }
@@ -101,6 +111,7 @@ export class DeclProgram {
     const local = scope.types.get(name);
     if (local) {
       const opGen = this.isOpGen(file);
+      if (local.s === 'enum') return { r: 'enum', file, decl: local };
       return local.s === 'interface'
         ? { r: 'interface', file, decl: local, opGen }
         : { r: 'alias', file, decl: local, opGen };
@@ -119,7 +130,7 @@ export class DeclProgram {
         return this.resolveType(this.file(this.#opGenMeta), imported.name, 0);
       }
       if (imported.module === K8S_MODULE) return { r: 'builtin', name: imported.name, file };
-      const found = this.#exported(this.#module(file, imported.module, at), imported.name, at);
+      const found = this.#exported(this.#module(file, imported.module, at), imported.name, at, 'type');
       const decl = found?.decl;
       if (!found || !decl || decl.s === 'const') {
         throw new Declined(
@@ -128,6 +139,7 @@ export class DeclProgram {
         );
       }
       const opGen = this.isOpGen(found.file);
+      if (decl.s === 'enum') return { r: 'enum', file: found.file, decl };
       return decl.s === 'interface'
         ? { r: 'interface', file: found.file, decl, opGen }
         : { r: 'alias', file: found.file, decl, opGen };
@@ -136,19 +148,39 @@ export class DeclProgram {
     throw new Declined(`${file.fileName}:${file.lineOf(at)}`, `the type name \`${name}\``);
   }
 
-  /** Checks that a value name in `file` resolves (a local const or an import of one). */
-  resolveValue(file: DeclFile, name: string, at: number): void {
+  /**
+   * Checks that a value name in `file` resolves (a local const or enum, or an import of one); returns
+   * its declaration (undefined for op-gen's own values).
+   */
+  resolveValue(
+    file: DeclFile,
+    name: string,
+    at: number,
+  ): { file: DeclFile; decl: ConstDecl | EnumDecl } | undefined {
     const scope = this.#scope(file);
-    if (scope.values.has(name)) return;
+    const local = scope.values.get(name);
+    if (local) return { file, decl: local };
     const imported = scope.imports.get(name);
     const where = `${file.fileName}:${file.lineOf(at)}`;
     if (!imported) throw new Declined(where, `the value \`${name}\``);
-    if (OP_GEN_SUBPATH_VALUES.get(imported.module)?.has(imported.name)) return;
+    if (OP_GEN_SUBPATH_VALUES.get(imported.module)?.has(imported.name)) return undefined;
     if (imported.module.startsWith('.')) {
-      const found = this.#exported(this.#module(file, imported.module, at), imported.name, at);
-      if (found?.decl.s === 'const') return;
+      const found = this.#exported(this.#module(file, imported.module, at), imported.name, at, 'value');
+      if (found && (found.decl.s === 'const' || found.decl.s === 'enum'))
+        return { file: found.file, decl: found.decl };
     }
     throw new Declined(where, `the imported value \`${name}\``);
+  }
+
+  /**
+   * Whether `name`, declared in `file` both as a constant and as a type alias, has its constant
+   * first: TypeScript's symbol then lists the constant as its first declaration.
+   */
+  valueFirst(file: DeclFile, name: string): boolean {
+    const scope = this.#scope(file);
+    const value = scope.values.get(name);
+    const type = scope.types.get(name);
+    return value !== undefined && type !== undefined && value.start < type.start;
   }
 
   /**
@@ -160,24 +192,28 @@ export class DeclProgram {
     file: DeclFile,
     name: string,
     at: number,
+    space?: 'type' | 'value',
     seen = new Set<string>(),
-  ): { file: DeclFile; decl: InterfaceDecl | TypeAliasDecl | ConstDecl } | undefined {
+  ): { file: DeclFile; decl: InterfaceDecl | TypeAliasDecl | ConstDecl | EnumDecl } | undefined {
     const key = `${file.fileName}\0${name}`;
     if (seen.has(key)) return undefined;
     seen.add(key);
+    // A name can be a constant and a type alias at once (`as const` objects): `space` picks one.
+    const inSpace = (s: Statement): boolean =>
+      space === undefined || s.s === 'enum' || (space === 'value') === (s.s === 'const');
     for (const stmt of file.statements) {
       if (stmt.s === 'import' || stmt.s === 'exportFrom') continue;
-      if (stmt.exported && stmt.name === name) return { file, decl: stmt };
+      if (stmt.exported && stmt.name === name && inSpace(stmt)) return { file, decl: stmt };
     }
     for (const stmt of file.statements) {
       const original = stmt.s === 'exportFrom' ? stmt.names?.get(name) : undefined;
       if (stmt.s === 'exportFrom' && original !== undefined)
-        return this.#exported(this.#module(file, stmt.module, stmt.start), original, at, seen);
+        return this.#exported(this.#module(file, stmt.module, stmt.start), original, at, space, seen);
     }
-    let found: { file: DeclFile; decl: InterfaceDecl | TypeAliasDecl | ConstDecl } | undefined;
+    let found: { file: DeclFile; decl: InterfaceDecl | TypeAliasDecl | ConstDecl | EnumDecl } | undefined;
     for (const stmt of file.statements) {
       if (stmt.s !== 'exportFrom' || stmt.names !== undefined) continue;
-      const f = this.#exported(this.#module(file, stmt.module, stmt.start), name, at, seen);
+      const f = this.#exported(this.#module(file, stmt.module, stmt.start), name, at, space, seen);
       if (f && found && f.decl !== found.decl)
         throw new Declined(
           `${file.fileName}:${file.lineOf(stmt.start)}`,
@@ -244,23 +280,28 @@ export class DeclProgram {
   }
 }
 
-/** A file's top-level names; a name declared twice (or imported and declared) declines. */
+/**
+ * A file's top-level names; a name declared twice (or imported and declared) declines, except a
+ * constant and a type alias sharing a name (a value and a type: the `as const` enum idiom).
+ */
 function scopeOf(file: DeclFile): FileScope {
-  const types = new Map<string, InterfaceDecl | TypeAliasDecl>();
-  const values = new Set<string>();
+  const types = new Map<string, InterfaceDecl | TypeAliasDecl | EnumDecl>();
+  const values = new Map<string, ConstDecl | EnumDecl>();
   const imports = new Map<string, { module: string; name: string }>();
-  const taken = new Set<string>();
-  const claim = (name: string, stmt: Statement): void => {
-    if (taken.has(name))
+  const takenTypes = new Set<string>();
+  const takenValues = new Set<string>();
+  const claim = (name: string, stmt: Statement, type: boolean, value: boolean): void => {
+    if ((type && takenTypes.has(name)) || (value && takenValues.has(name)))
       throw new Declined(`${file.fileName}:${file.lineOf(stmt.start)}`, `\`${name}\` declared twice`);
-    taken.add(name);
+    if (type) takenTypes.add(name);
+    if (value) takenValues.add(name);
   };
   let isModule = false;
   for (const stmt of file.statements) {
     if (stmt.s === 'import') {
       isModule = true;
       for (const [local, name] of stmt.names) {
-        claim(local, stmt);
+        claim(local, stmt, true, true);
         imports.set(local, { module: stmt.module, name });
       }
       continue;
@@ -271,9 +312,13 @@ function scopeOf(file: DeclFile): FileScope {
       continue;
     }
     if (stmt.exported) isModule = true;
-    claim(stmt.name, stmt);
-    if (stmt.s === 'const') values.add(stmt.name);
-    else types.set(stmt.name, stmt);
+    claim(stmt.name, stmt, stmt.s !== 'const', stmt.s === 'const' || stmt.s === 'enum');
+    if (stmt.s === 'const' || stmt.s === 'enum') values.set(stmt.name, stmt);
+    if (stmt.s !== 'const') types.set(stmt.name, stmt);
+    const value = values.get(stmt.name);
+    const type = types.get(stmt.name);
+    if (value?.s === 'const' && type && type.s !== 'alias')
+      throw new Declined(`${file.fileName}:${file.lineOf(stmt.start)}`, `\`${stmt.name}\` declared twice`);
   }
   // A file with no import or export is a script: its declarations are global, merged across files.
   if (!isModule) throw new Declined(file.fileName, 'a file with no import or export (a global script)');
