@@ -570,3 +570,39 @@ test('fencing: pending claims alone count as a fence; no acquisition reported; w
   assert.deepEqual(acquired, [[0, 1, 2, 3, 4, 5, 6, 7]], 'the fence reports no acquisition');
   assert.equal(bare.stateOf(0), 'idle');
 });
+
+test('no claim on a slot another member claims; a drain wakes the loop only when its last reconcile ends; no empty handoff series', async () => {
+  const clock = new FakeClock(1_000_000);
+  const registry = new Registry();
+  const store = new Store();
+  const r = ring(store, clock, registry, 2);
+  store.others = [other('zz-other', { slots: 2, pending: [0, 1] })];
+  await r.tick();
+  assert.deepEqual(store.writes.at(-1)?.pending, [], 'zz-other claims both slots pending already');
+  store.others = [];
+  clock.step(15_000);
+  await r.start();
+  clock.step(2_000);
+  await settle();
+  assert.deepEqual(r.activeSlots(), [0, 1]);
+  const series = async (): Promise<string[]> =>
+    (await registry.counter('shard_handoffs_total', '').get()).values.map((v) => String(v.labels.direction));
+  assert.deepEqual(await series(), ['acquired'], 'no released series before a release');
+  let rounds = 0;
+  r.addListener({ onRound: () => rounds++ });
+  assert.equal(r.tryBegin(0), true);
+  assert.equal(r.tryBegin(0), true);
+  store.others = [other('zz-other', { slots: 2, version: '2' })];
+  clock.step(2_000);
+  await settle();
+  assert.equal(r.stateOf(0), 'draining');
+  assert.equal(rounds, 1);
+  r.end(0);
+  await settle();
+  assert.equal(rounds, 1, 'one reconcile still runs: no round');
+  r.end(0);
+  await settle();
+  assert.equal(rounds, 2);
+  assert.equal(r.stateOf(0), 'idle');
+  await r.stop();
+});
