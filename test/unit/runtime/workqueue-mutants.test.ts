@@ -247,3 +247,40 @@ describe('priority queue survivors (second mutation run, with main priority queu
     assert.equal(q.priorityOf('a'), 10);
   });
 });
+
+describe('priority queue aging: which levels count a skip', () => {
+  it('an empty level counts no skip, so an item arriving there later does not jump the queue', async () => {
+    const q = new WorkQueue<string>({ clock: new FakeClock(), maxSkips: 2 });
+    q.add('l1', 0);
+    assert.equal(await q.get(), 'l1');
+    q.done('l1');
+    for (const h of ['h1', 'h2', 'h3']) q.add(h, 10);
+    const out: string[] = [];
+    for (let i = 0; i < 2; i++) out.push((await q.get())!);
+    q.add('l2', 0);
+    while (q.length > 0) out.push((await q.get())!);
+    assert.deepEqual(out, ['h1', 'h2', 'h3', 'l2']);
+  });
+
+  it('serving an aged low level counts no skip for the levels above it', async () => {
+    const q = new WorkQueue<string>({ clock: new FakeClock(), maxSkips: 1 });
+    q.add('low', 0);
+    for (const m of ['m1', 'm2']) q.add(m, 10);
+    for (const t of ['t1', 't2', 't3']) q.add(t, 20);
+    const out: string[] = [];
+    while (q.length > 0) out.push((await q.get())!);
+    assert.deepEqual(out, ['t1', 'm1', 'low', 't2', 'm2', 't3']);
+  });
+
+  it('a level emptied by moving its last item up starts counting skips again from 0', async () => {
+    const q = new WorkQueue<string>({ clock: new FakeClock(), maxSkips: 2 });
+    q.add('l1', 0);
+    for (const h of ['h1', 'h2', 'h3']) q.add(h, 10);
+    const out: string[] = [];
+    for (let i = 0; i < 2; i++) out.push((await q.get())!);
+    q.add('l1', 10); // moved up: level 0 is empty now
+    q.add('l2', 0);
+    while (q.length > 0) out.push((await q.get())!);
+    assert.deepEqual(out, ['h1', 'h2', 'h3', 'l1', 'l2']);
+  });
+});
