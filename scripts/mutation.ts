@@ -48,6 +48,7 @@ export const MODULES: readonly MutationModule[] = [
     mutate: ['src/runtime/workqueue.ts', 'src/runtime/rate-limiter.ts'],
     tests: [
       'test/unit/runtime/workqueue.test.ts',
+      'test/unit/runtime/priority-queue.test.ts',
       'test/unit/runtime/rate-limiter.test.ts',
       'test/unit/runtime/workqueue-mutants.test.ts',
     ],

@@ -190,3 +190,97 @@ describe('rate limiters', () => {
     assert.equal(bucket.when('a'), 150);
   });
 });
+
+describe('priority queue survivors (second mutation run, with main priority queue)', () => {
+  async function drainAll(q: WorkQueue<string>): Promise<string[]> {
+    const out: string[] = [];
+    while (q.length > 0) {
+      const item = (await q.get())!;
+      out.push(item);
+      q.done(item);
+    }
+    return out;
+  }
+
+  it('ages a low priority item after maxSkips (given, and the default 10) higher ones', async () => {
+    const one = new WorkQueue<string>({ clock: new FakeClock(), maxSkips: 1 });
+    one.add('low', 0);
+    for (const h of ['h1', 'h2', 'h3']) one.add(h, 10);
+    assert.deepEqual(await drainAll(one), ['h1', 'low', 'h2', 'h3']);
+    const byDefault = new WorkQueue<string>({ clock: new FakeClock() });
+    byDefault.add('low', 0);
+    const highs = Array.from({ length: 12 }, (_, i) => `h${i}`);
+    for (const h of highs) byDefault.add(h, 10);
+    const order = await drainAll(byDefault);
+    assert.equal(order.indexOf('low'), 10, order.join(' '));
+  });
+
+  it('an item moved up to a higher priority is handed out once', async () => {
+    const q = new WorkQueue<string>({ clock: new FakeClock() });
+    q.add('a', 0);
+    q.add('b', 0);
+    q.add('a', 10);
+    assert.deepEqual(await drainAll(q), ['a', 'b']);
+  });
+
+  it('raising the priority of an item being processed does not hand it out again before done()', async () => {
+    const q = new WorkQueue<string>({ clock: new FakeClock() });
+    q.add('a', 0);
+    assert.equal(await q.get(), 'a');
+    q.add('a', 0); // dirty while processing
+    q.add('a', 10); // and raised
+    assert.equal(q.length, 0, 'still processing');
+    q.done('a');
+    assert.equal(q.length, 1);
+    assert.equal(await q.get(), 'a');
+    assert.equal(q.priorityOf('a'), 10);
+  });
+
+  it('addAfter of a waiting item at an earlier time keeps the higher priority of the two', async () => {
+    const clock = new FakeClock();
+    const q = new WorkQueue<string>({ clock });
+    q.addAfter('a', 500, 10);
+    q.addAfter('a', 100, 0);
+    clock.step(100);
+    assert.equal(q.length, 1);
+    assert.equal(await q.get(), 'a');
+    assert.equal(q.priorityOf('a'), 10);
+  });
+});
+
+describe('priority queue aging: which levels count a skip', () => {
+  it('an empty level counts no skip, so an item arriving there later does not jump the queue', async () => {
+    const q = new WorkQueue<string>({ clock: new FakeClock(), maxSkips: 2 });
+    q.add('l1', 0);
+    assert.equal(await q.get(), 'l1');
+    q.done('l1');
+    for (const h of ['h1', 'h2', 'h3']) q.add(h, 10);
+    const out: string[] = [];
+    for (let i = 0; i < 2; i++) out.push((await q.get())!);
+    q.add('l2', 0);
+    while (q.length > 0) out.push((await q.get())!);
+    assert.deepEqual(out, ['h1', 'h2', 'h3', 'l2']);
+  });
+
+  it('serving an aged low level counts no skip for the levels above it', async () => {
+    const q = new WorkQueue<string>({ clock: new FakeClock(), maxSkips: 1 });
+    q.add('low', 0);
+    for (const m of ['m1', 'm2']) q.add(m, 10);
+    for (const t of ['t1', 't2', 't3']) q.add(t, 20);
+    const out: string[] = [];
+    while (q.length > 0) out.push((await q.get())!);
+    assert.deepEqual(out, ['t1', 'm1', 'low', 't2', 'm2', 't3']);
+  });
+
+  it('a level emptied by moving its last item up starts counting skips again from 0', async () => {
+    const q = new WorkQueue<string>({ clock: new FakeClock(), maxSkips: 2 });
+    q.add('l1', 0);
+    for (const h of ['h1', 'h2', 'h3']) q.add(h, 10);
+    const out: string[] = [];
+    for (let i = 0; i < 2; i++) out.push((await q.get())!);
+    q.add('l1', 10); // moved up: level 0 is empty now
+    q.add('l2', 0);
+    while (q.length > 0) out.push((await q.get())!);
+    assert.deepEqual(out, ['h1', 'h2', 'h3', 'l1', 'l2']);
+  });
+});

@@ -10,7 +10,8 @@ import {
   reviewConversion,
 } from '../../../../src/runtime/webhook/conversion.ts';
 import { AdmissionDenied, field, ValidationError } from '../../../../src/runtime/webhook/field.ts';
-import { applyPatch, createPatch, type JsonValue } from '../../../../src/json/json-patch.ts';
+import { applyJsonPatch, applyPatch, createPatch, type JsonValue } from '../../../../src/json/json-patch.ts';
+import type { JsonObject } from '../../../../src/json/json.ts';
 import type {
   AdmissionContext,
   AdmissionRequest,
@@ -387,5 +388,35 @@ describe('conversion: unexpected objects and converters', () => {
     );
     assert.equal(r.result.status, 'Failure');
     assert.match(r.result.message ?? '', /^conversion failed: This operation was aborted/);
+  });
+});
+
+describe('JSON Patch pointers and from (second mutation run, src/json/json-patch.ts)', () => {
+  it('copy and test read list items by index and report a missing source by its path', () => {
+    const doc: JsonObject = { a: [{ x: 1 }, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], o: { k: 'v' } };
+    applyJsonPatch(doc, [
+      { op: 'copy', from: '/a/0', path: '/first' },
+      { op: 'copy', from: '/a/10', path: '/eleventh' },
+      { op: 'test', path: '/o/k', value: 'v' },
+    ]);
+    assert.deepEqual([doc.first, doc.eleventh], [{ x: 1 }, 11]);
+    assert.throws(() => applyJsonPatch(doc, [{ op: 'copy', from: '/o/missing', path: '/m' }]), {
+      message: '/o/missing does not exist',
+    });
+    assert.throws(() => applyJsonPatch(doc, [{ op: 'copy', from: '/o/k/deeper', path: '/m' }]), {
+      message: '/o/k/deeper does not exist',
+    });
+    assert.throws(() => applyJsonPatch(doc, [{ op: 'remove', path: '/a/1a' }]), {
+      message: '/a/1a: 1a is not a list index',
+    });
+  });
+
+  it('move and copy without from take the whole document as the source', () => {
+    const doc: JsonObject = { a: 1 };
+    applyJsonPatch(doc, [{ op: 'copy', path: '/b' }]);
+    assert.deepEqual(doc, { a: 1, b: { a: 1 } });
+    assert.throws(() => applyJsonPatch(doc, [{ op: 'move', path: '/c' }]), {
+      message: 'the whole document cannot be the target',
+    });
   });
 });
