@@ -11,27 +11,22 @@
 import { parseArgs } from 'node:util';
 import type { V1ConfigMap, V1Deployment, V1Service, V1ServiceAccount } from '@kubernetes/client-node';
 import type { Kind } from '../src/client/kind.ts';
-import { ResourceClient, type ObjectLike } from '../src/client/resource-client.ts';
+import type { ObjectLike } from '../src/client/resource-client.ts';
 import { builtinKinds } from '../src/runtime/builtin-kinds.ts';
-import { InformerCache } from '../src/runtime/cache.ts';
+import type { InformerCache } from '../src/runtime/cache.ts';
 import type { ReconcileContext, Reconciler } from '../src/runtime/controller.ts';
 import type { Request } from '../src/runtime/object-key.ts';
 import { dependent } from '../src/runtime/dependents/dependent.ts';
-import { Workflow } from '../src/runtime/dependents/workflow.ts';
 import { conditionUnchanged, setCondition, setControllerReference } from '../src/runtime/index.ts';
-import { createLogger } from '../src/runtime/logger.ts';
-import { ReconcileClient } from '../src/runtime/reconcile-client.ts';
-import { FakeApiServer } from '../src/testing/fake-api-server.ts';
 import { MemcachedKind, type Memcached } from '../test/fixtures/runtime/memcached-operator.ts';
+import { measureMemcached, workflowReconciler } from './dependents-harness.ts';
 
 const { values } = parseArgs({
   options: { parents: { type: 'string', default: '2000' }, rounds: { type: 'string', default: '5' } },
 });
 const N = Number(values.parents);
 const ROUNDS = Number(values.rounds);
-const log = createLogger({ level: 'error', write: () => {} });
 const { ConfigMap, ServiceAccount, Deployment, Service } = builtinKinds;
-const KINDS = [MemcachedKind, ConfigMap, ServiceAccount, Deployment, Service] as Kind<ObjectLike>[];
 
 const labels = (m: Memcached) => ({ app: 'memcached', instance: m.metadata.name ?? '' });
 const desiredConfig = (m: Memcached): V1ConfigMap => ({
@@ -110,10 +105,6 @@ class HandWritten implements Reconciler<Memcached> {
   }
 }
 
-async function settle(): Promise<void> {
-  for (let i = 0; i < 50; i++) await new Promise<void>((r) => setImmediate(r));
-}
-
 interface Run {
   readonly passesToQuiet: number;
   readonly requestsToConverge: number;
@@ -122,95 +113,22 @@ interface Run {
 }
 
 async function measure(make: (cache: InformerCache) => Reconciler<Memcached>): Promise<Run> {
-  const server = new FakeApiServer();
-  server
-    .register(MemcachedKind, { statusSubresource: true })
-    .register(Deployment, { statusSubresource: true });
-  for (const k of [ConfigMap, ServiceAccount, Service]) server.register(k);
-  const transport = server.transport('manager');
-  const cache = new InformerCache(transport, { logger: log });
-  for (const kind of KINDS) cache.informersFor(kind);
-  const reconciler = make(cache);
-  cache.start();
-  await cache.waitForSync();
-  const ctx: ReconcileContext<Memcached> = {
-    client: new ReconcileClient(transport, cache, 'op-gen-manager'),
-    log,
-    recorder: { event: () => undefined },
-    signal: new AbortController().signal,
-    kind: MemcachedKind,
-    controller: 'memcached',
-    reconcileId: 'bench',
-  };
-  const api = new ResourceClient(server.transport('user'), MemcachedKind);
-  for (let i = 0; i < N; i++)
-    await api.create({
-      apiVersion: 'cache.example.com/v1alpha1',
-      kind: 'Memcached',
-      metadata: { name: `m${i}`, namespace: 'ns' },
-      spec: { image: 'memcached:1.6', size: 1 },
-    });
-  await settle();
-  // Every request of the manager but its watches (reads come from the cache).
-  const requests = (): number => server.requests.filter((r) => r.client === 'manager' && !r.watch).length;
-  const pass = async (): Promise<void> => {
-    for (let i = 0; i < N; i++) {
-      try {
-        await reconciler.reconcile(ctx, { namespace: 'ns', name: `m${i}` });
-      } catch (err) {
-        // a conflict on a stale cache: the next pass retries, as the controller would
-        if (process.env.BENCH_DEBUG) console.error(err);
-      }
-    }
-    await settle();
-  };
-  const deployments = new ResourceClient(server.transport('kube-controller-manager'), Deployment);
-  const start = requests();
-  let passes = 0;
-  for (;;) {
-    const before = requests();
-    await pass();
-    passes++;
-    for (const d of server.list(Deployment)) {
-      const status = (d as ObjectLike & { status?: { availableReplicas?: number } }).status;
-      if (status?.availableReplicas) continue;
-      await deployments.patchStatus({ namespace: 'ns', name: d.metadata.name }, 'merge', {
-        status: {
-          observedGeneration: d.metadata.generation,
-          replicas: 1,
-          updatedReplicas: 1,
-          availableReplicas: 1,
-        },
-      });
-    }
-    await settle();
-    if (requests() === before || passes >= 10) break;
-  }
-  const converged = requests();
-  const cpu = process.cpuUsage();
-  await pass();
-  const used = process.cpuUsage(cpu);
-  const steadyRequests = requests() - converged;
-  await cache.stop();
+  const run = await measureMemcached({
+    parents: N,
+    childKinds: [ConfigMap, ServiceAccount, Service],
+    counted: () => true,
+    make,
+  });
   return {
-    passesToQuiet: passes,
-    requestsToConverge: converged - start,
-    steadyRequests,
-    steadyCpuMs: (used.user + used.system) / 1000,
+    passesToQuiet: run.passesToQuiet,
+    requestsToConverge: run.toConverge,
+    steadyRequests: run.steady,
+    steadyCpuMs: run.steadyCpuMs,
   };
 }
 
 const declaredReconciler = (cache: InformerCache) =>
-  new Workflow<Memcached>('memcached', MemcachedKind, [config, account, deployment, service]).reconciler({
-    watchOwned: () => undefined,
-    watchMapped: () => undefined,
-    observe: (kind, onEvent) =>
-      cache.addHandlers(kind, {
-        onAdd: (o) => onEvent(o, false),
-        onUpdate: (_o, n) => onEvent(n, false),
-        onDelete: (o) => onEvent(o, true),
-      }),
-  });
+  workflowReconciler(cache, [config, account, deployment, service]);
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
