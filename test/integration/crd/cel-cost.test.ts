@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ApiextensionsV1Api, loadYaml, type V1CustomResourceDefinition } from '@kubernetes/client-node';
 import type { JSONSchemaProps } from '../../../src/api-types/json-schema.ts';
+import { crdAroundSpec } from '../../helpers/crds.ts';
 import { PER_CRD_COST_LIMIT, PER_RULE_COST_LIMIT, ruleCosts } from '../../../src/generate/crd/cel-cost.ts';
 import { controlPlaneSkip, startControlPlane, type ControlPlane } from '../../../src/testing/index.ts';
 import { COST_CASES } from '../../helpers/cel-cost-cases.ts';
@@ -12,24 +13,7 @@ const bodyOf = (err: unknown): string =>
   typeof err === 'object' && err !== null && 'body' in err ? String(err.body) : String(err);
 
 function crdWith(spec: JSONSchemaProps, i: number): V1CustomResourceDefinition {
-  const crd = {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: `costs${i}.cost.example.com` },
-    spec: {
-      group: 'cost.example.com',
-      names: { kind: `Cost${i}`, listKind: `Cost${i}List`, plural: `costs${i}`, singular: `costs${i}` },
-      scope: 'Namespaced',
-      versions: [
-        {
-          name: 'v1',
-          served: true,
-          storage: true,
-          schema: { openAPIV3Schema: { type: 'object', properties: { spec } } },
-        },
-      ],
-    },
-  };
+  const crd = crdAroundSpec({ group: 'cost.example.com', kind: `Cost${i}`, plural: `costs${i}`, spec });
   // The client serialises typed models: loadYaml turns the wire form (x-kubernetes-* keys) into one.
   return loadYaml<V1CustomResourceDefinition>(JSON.stringify(crd));
 }

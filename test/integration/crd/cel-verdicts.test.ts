@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { JSONSchemaProps } from '../../../src/api-types/json-schema.ts';
+import { crdAroundSpec, type CrdObject } from '../../helpers/crds.ts';
 import { defineKind } from '../../../src/client/kind.ts';
 import { ResourceClient } from '../../../src/client/resource-client.ts';
 import { Transport } from '../../../src/client/transport.ts';
@@ -86,39 +87,17 @@ function reason(message: string): string {
     .trim();
 }
 
-function crdFor(
-  plural: string,
-  spec: JSONSchemaProps,
-  celRule: string,
-): Record<string, unknown> & { metadata: { name: string } } {
-  return {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: `${plural}.${GROUP}` },
-    spec: {
-      group: GROUP,
-      names: { kind: `K${plural}`, plural, singular: plural, listKind: `K${plural}List` },
-      scope: 'Namespaced',
-      versions: [
-        {
-          name: 'v1',
-          served: true,
-          storage: true,
-          schema: {
-            openAPIV3Schema: {
-              type: 'object',
-              properties: { spec: { ...spec, 'x-kubernetes-validations': [{ rule: celRule }] } },
-            },
-          },
-        },
-      ],
-    },
-  };
+function crdFor(plural: string, spec: JSONSchemaProps, celRule: string): CrdObject {
+  return crdAroundSpec({
+    group: GROUP,
+    kind: `K${plural}`,
+    plural,
+    spec: { ...spec, 'x-kubernetes-validations': [{ rule: celRule }] },
+  });
 }
 
-function rootOf(crd: ReturnType<typeof crdFor>): JSONSchemaProps {
-  const spec = crd.spec as { versions: { schema: { openAPIV3Schema: JSONSchemaProps } }[] };
-  return spec.versions[0]!.schema.openAPIV3Schema;
+function rootOf(crd: CrdObject): JSONSchemaProps {
+  return crd.spec.versions[0]!.schema.openAPIV3Schema;
 }
 
 describe(

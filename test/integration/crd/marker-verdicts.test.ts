@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import type { JSONSchemaProps } from '../../../src/api-types/json-schema.ts';
+import { crdAroundSpec, type CrdObject } from '../../helpers/crds.ts';
 import { main } from '../../../src/cli/main.ts';
 import { defineKind } from '../../../src/client/kind.ts';
 import { ResourceClient } from '../../../src/client/resource-client.ts';
@@ -200,33 +201,13 @@ function uncheckedSchema(c: Case): JSONSchemaProps {
   return schema;
 }
 
-function crdFor(
-  plural: string,
-  field: JSONSchemaProps,
-): Record<string, unknown> & { metadata: { name: string } } {
-  return {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: `${plural}.${GROUP}` },
-    spec: {
-      group: GROUP,
-      names: { kind: `K${plural}`, plural, singular: plural, listKind: `K${plural}List` },
-      scope: 'Namespaced',
-      versions: [
-        {
-          name: 'v1',
-          served: true,
-          storage: true,
-          schema: {
-            openAPIV3Schema: {
-              type: 'object',
-              properties: { spec: { type: 'object', properties: { field } } },
-            },
-          },
-        },
-      ],
-    },
-  };
+function crdFor(plural: string, field: JSONSchemaProps): CrdObject {
+  return crdAroundSpec({
+    group: GROUP,
+    kind: `K${plural}`,
+    plural,
+    spec: { type: 'object', properties: { field } },
+  });
 }
 
 function sink(): { stream: Writable; text: () => string } {
