@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { main } from '../../../src/cli/main.ts';
-import { sink } from '../../helpers/io.ts';
+import { generateCrdCli } from '../../helpers/crd-front-ends.ts';
 
 /**
  * Issue 37 item 3: the syntax front end reads typed constants (`export const AllowConcurrent:
@@ -13,24 +12,8 @@ import { sink } from '../../helpers/io.ts';
  */
 const FIXTURE = new URL('../../fixtures/crd/consts/', import.meta.url).pathname;
 
-async function generate(
-  dir: string,
-  front: 'checker' | 'syntax',
-): Promise<{ code: number; crd: string; err: string }> {
-  const err = sink();
-  const before = process.env.OP_GEN_CRD_FRONT_END;
-  process.env.OP_GEN_CRD_FRONT_END = front;
-  try {
-    rmSync(join(dir, 'config'), { recursive: true, force: true });
-    const code = await main(['generate', 'crd', '--cwd', dir], { stdout: sink().stream, stderr: err.stream });
-    const crd =
-      code === 0 ? readFileSync(join(dir, 'config/crd/bases/batch.example.com_cronjobs.yaml'), 'utf8') : '';
-    return { code, crd, err: err.text() };
-  } finally {
-    if (before === undefined) delete process.env.OP_GEN_CRD_FRONT_END;
-    else process.env.OP_GEN_CRD_FRONT_END = before;
-  }
-}
+const CRD = 'config/crd/bases/batch.example.com_cronjobs.yaml';
+const generate = (dir: string, front: 'checker' | 'syntax') => generateCrdCli(dir, front, CRD);
 
 describe('syntax front end: constants', () => {
   const dir = mkdtempSync(join(tmpdir(), 'op-gen-consts-'));

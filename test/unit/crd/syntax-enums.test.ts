@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { OpGenError } from '../../../src/errors.ts';
-import { generateCrds } from '../../../src/generate/crd/index.ts';
+import { generateCrdsWith, type CrdOutcome, type FrontEnd } from '../../helpers/crd-front-ends.ts';
 
 /**
  * Issue 37 item 3: the syntax front end reads string enums (`enum`, `const enum`) and `as const`
@@ -15,8 +14,6 @@ import { generateCrds } from '../../../src/generate/crd/index.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'op-gen-syntax-enums-'));
 after(() => rmSync(work, { recursive: true, force: true }));
-
-type Outcome = { ok: true; files: Record<string, string> } | { ok: false; error: string };
 
 let n = 0;
 /** A project with one version folder holding `files` (name → text) beside groupversion.ts. */
@@ -32,21 +29,15 @@ function project(files: Record<string, string>): string {
   return dir;
 }
 
-async function generate(front: 'checker' | 'syntax' | 'auto', dir: string): Promise<Outcome> {
-  const outDir = join(dir, `out-${front}`);
-  process.env.OP_GEN_CRD_FRONT_END = front;
-  try {
-    await generateCrds({ cwd: dir, apiDir: 'src/api', outDir });
-    const files: Record<string, string> = {};
-    for (const f of readdirSync(outDir).sort()) files[f] = readFileSync(join(outDir, f), 'utf8');
-    return { ok: true, files };
-  } catch (err) {
-    if (!(err instanceof OpGenError)) throw err;
-    return { ok: false, error: err.message };
-  } finally {
-    delete process.env.OP_GEN_CRD_FRONT_END;
-    rmSync(outDir, { recursive: true, force: true });
-  }
+async function generate(front: FrontEnd, dir: string): Promise<CrdOutcome> {
+  const outcome = await generateCrdsWith(front, {
+    cwd: dir,
+    apiDir: 'src/api',
+    outDir: join(dir, `out-${front}`),
+  });
+  // An error that is not op-gen's own is a defect, not a refusal.
+  if (!outcome.ok && outcome.internal) throw new Error(outcome.error);
+  return outcome;
 }
 
 async function same(dir: string): Promise<string> {

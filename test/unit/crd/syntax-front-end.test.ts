@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { OpGenError } from '../../../src/errors.ts';
 import { loadApiKinds } from '../../../src/generate/api-model.ts';
-import { generateCrds } from '../../../src/generate/crd/index.ts';
 import { renderTypeScript, syntheticApi, writeFiles } from '../../../bench/synthetic-api.ts';
+import { generateCrdsWith, type CrdOutcome, type FrontEnd } from '../../helpers/crd-front-ends.ts';
 import { assertFloor, assertProperty, fuzzRuns } from '../../helpers/fuzz-runs.ts';
 import { scaffoldTemplate } from '../broken-input/project.ts';
 
@@ -22,31 +21,20 @@ const FIXTURE = new URL('../../fixtures/crd/', import.meta.url).pathname;
 const work = mkdtempSync(join(tmpdir(), 'op-gen-syntax-front-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
-type Outcome =
-  | { readonly ok: true; readonly files: Record<string, string> }
-  | { readonly ok: false; readonly error: string; readonly internal: boolean };
-
 let outs = 0;
-async function generateWith(
-  front: 'checker' | 'syntax' | 'auto',
+function generateWith(
+  front: FrontEnd,
   cwd: string,
   apiDir: string,
   maxDescLen?: 'auto' | number,
-): Promise<Outcome> {
+): Promise<CrdOutcome> {
   const outDir = join(work, `out-${outs++}`);
-  process.env.OP_GEN_CRD_FRONT_END = front;
-  try {
-    await generateCrds({ cwd, apiDir, outDir, ...(maxDescLen === undefined ? {} : { maxDescLen }) });
-    const files: Record<string, string> = {};
-    for (const f of readdirSync(outDir).sort()) files[f] = readFileSync(join(outDir, f), 'utf8');
-    return { ok: true, files };
-  } catch (err) {
-    // An error that is not op-gen's own is an internal error (the CLI exits 70): a defect.
-    return { ok: false, error: (err as Error).message, internal: !(err instanceof OpGenError) };
-  } finally {
-    delete process.env.OP_GEN_CRD_FRONT_END;
-    rmSync(outDir, { recursive: true, force: true });
-  }
+  return generateCrdsWith(front, {
+    cwd,
+    apiDir,
+    outDir,
+    ...(maxDescLen === undefined ? {} : { maxDescLen }),
+  });
 }
 
 const DECLINED = /^the syntax front end declined: /;

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { main } from '../../../src/cli/main.ts';
-import { sink } from '../../helpers/io.ts';
+import { generateCrdCli } from '../../helpers/crd-front-ends.ts';
 
 /**
  * Issue 37 item 3: the syntax front end reads re-exports (`export * from`, `export { A as B } from`,
@@ -14,23 +13,7 @@ import { sink } from '../../helpers/io.ts';
 const FIXTURE = new URL('../../fixtures/crd/reexports/', import.meta.url).pathname;
 const CRD = 'config/crd/bases/shop.example.com_widgets.yaml';
 
-async function generate(
-  dir: string,
-  front: 'checker' | 'syntax',
-): Promise<{ code: number; crd: string; err: string }> {
-  const err = sink();
-  const before = process.env.OP_GEN_CRD_FRONT_END;
-  process.env.OP_GEN_CRD_FRONT_END = front;
-  try {
-    rmSync(join(dir, 'config'), { recursive: true, force: true });
-    const code = await main(['generate', 'crd', '--cwd', dir], { stdout: sink().stream, stderr: err.stream });
-    const crd = code === 0 ? readFileSync(join(dir, CRD), 'utf8') : '';
-    return { code, crd, err: err.text() };
-  } finally {
-    if (before === undefined) delete process.env.OP_GEN_CRD_FRONT_END;
-    else process.env.OP_GEN_CRD_FRONT_END = before;
-  }
-}
+const generate = (dir: string, front: 'checker' | 'syntax') => generateCrdCli(dir, front, CRD);
 
 describe('syntax front end: re-exports and type-only imports', () => {
   const root = mkdtempSync(join(tmpdir(), 'op-gen-reexports-'));
