@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { assertFloor, assertProperty, fuzzRuns } from '../../helpers/fuzz-runs.ts';
+import { assertFloor, assertProperty, DEFAULT_FUZZ_SEED, fuzzRuns, fuzzSeed } from '../../helpers/fuzz-runs.ts';
 
 /** A test context that keeps what the helper says. */
 function context(): { diagnostic: (m: string) => void; said: string[] } {
@@ -23,6 +23,16 @@ describe('test/helpers/fuzz-runs.ts', () => {
       assert.throws(() => fuzzRuns(200, 5000, { OP_GEN_FUZZ_RUNS: raw }), /^Error: OP_GEN_FUZZ_RUNS=/, raw);
     assert.throws(() => fuzzRuns(0), /byDefault must be a positive integer/);
     assert.throws(() => fuzzRuns(10, Number.NaN), /all must be a positive integer/);
+  });
+
+  it('draws with a fixed seed by default, a named one when given, a fresh one when exploring', () => {
+    assert.deepEqual(fuzzSeed({}), { seed: DEFAULT_FUZZ_SEED });
+    assert.deepEqual(fuzzSeed({ OP_GEN_FUZZ_SEED: '' }), { seed: DEFAULT_FUZZ_SEED });
+    assert.deepEqual(fuzzSeed({ OP_GEN_FUZZ_SEED: '-42' }), { seed: -42 });
+    assert.deepEqual(fuzzSeed({ OP_GEN_FUZZ_SEED: '7', OP_GEN_FUZZ_RUNS: 'all' }), { seed: 7 });
+    assert.deepEqual(fuzzSeed({ OP_GEN_FUZZ_RUNS: 'all' }), {});
+    assert.deepEqual(fuzzSeed({ OP_GEN_FUZZ_RUNS: '500' }), {});
+    assert.throws(() => fuzzSeed({ OP_GEN_FUZZ_SEED: 'x' }), /OP_GEN_FUZZ_SEED="x" is not an integer/);
   });
 
   it('runs a property for exactly its count and says so', async () => {
