@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { assertFloor, assertProperty, DEFAULT_FUZZ_SEED, fuzzRuns, fuzzSeed } from '../../helpers/fuzz-runs.ts';
+import {
+  assertFloor,
+  assertProperty,
+  DEFAULT_FUZZ_SEED,
+  fuzzRuns,
+  fuzzSeed,
+} from '../../helpers/fuzz-runs.ts';
 
 /** A test context that keeps what the helper says. */
 function context(): { diagnostic: (m: string) => void; said: string[] } {
