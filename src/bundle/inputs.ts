@@ -5,7 +5,7 @@ import { ProblemsError } from '../shared/problems.ts';
 import { crdShapeProblems } from '../shared/crd-shape.ts';
 import { deploymentShapeProblems } from './deployment-shape.ts';
 import { labelRules, type LabelRule } from './kustomize-labels.ts';
-import { requireProjectFile, type ProjectFile } from '../shared/project-file.ts';
+import { requireProjectFile, type ProjectFile } from '../project/project-file.ts';
 import { checkDefaultKustomization, withDefaultTransforms } from './default-kustomization.ts';
 import {
   readKustomizedDir,

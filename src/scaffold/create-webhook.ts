@@ -11,7 +11,7 @@ import {
   withScaffoldCommand,
   type ProjectFile,
   type ProjectWebhooks,
-} from '../shared/project-file.ts';
+} from '../project/project-file.ts';
 import { projectHeader } from './boilerplate.ts';
 import { runGeneratorsAfter, type GeneratingIo, type ScaffoldResult } from './run-generators.ts';
 import { addKustomizeResource, insertAboveMarker, readScaffoldedFile } from './edits.ts';
