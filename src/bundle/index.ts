@@ -21,7 +21,7 @@ export async function generateBundle(
   cwd: string,
   options: BundleOptions & { check?: boolean },
 ): Promise<GenerateBundleResult> {
-  const inputs = readBundleInputs(cwd);
+  const inputs = readBundleInputs(cwd, options.renderer);
   const { files, warnings } = buildBundle(
     cwd,
     inputs,

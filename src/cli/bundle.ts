@@ -5,6 +5,7 @@ import { OpGenError, UsageError } from '../errors.ts';
 import type { CommandModule } from './command-module.ts';
 import { contextFor, type CommandIo } from './context.ts';
 import { reportGenerated, reportingProblems, reportJson } from './report-generated.ts';
+import { rendererOf, withRendererFlag } from './renderer-flag.ts';
 import { withOutputFlags } from './run-generator.ts';
 
 interface BundleFlags {
@@ -18,6 +19,7 @@ interface BundleFlags {
   skips?: string;
   out: string;
   createdAt?: string;
+  renderer: string;
   check?: boolean;
   json?: boolean;
 }
@@ -51,47 +53,51 @@ export const bundleCommand: CommandModule = {
       .option('--skips <list>', 'comma-separated CSV names this version skips')
       .option('--out <dir>', 'bundle folder', 'bundle')
       .option('--created-at <time>', 'RFC 3339 createdAt (default: now), for reproducible bundles');
-    withOutputFlags(bundle).action(async (flags: BundleFlags, command: Command) => {
-      const ctx = contextFor(command, io);
-      const version = flags.version ?? packageVersion(ctx.cwd);
-      if (!version)
-        throw new UsageError(
-          'bundle needs --version <semver> (or a version in package.json), e.g. --version 0.1.0',
+    withOutputFlags(withRendererFlag(bundle, 'op-gen')).action(
+      async (flags: BundleFlags, command: Command) => {
+        const ctx = contextFor(command, io);
+        const version = flags.version ?? packageVersion(ctx.cwd);
+        if (!version)
+          throw new UsageError(
+            'bundle needs --version <semver> (or a version in package.json), e.g. --version 0.1.0',
+          );
+        const list = (s: string | undefined): string[] =>
+          (s ?? '')
+            .split(',')
+            .map((x) => x.trim())
+            .filter((x) => x !== '');
+        const check = flags.check === true;
+        const renderer = rendererOf(flags.renderer);
+        const result = await reportingProblems(
+          ctx,
+          flags.json ? { generator: 'bundle', check } : undefined,
+          async () => {
+            const { generateBundle } = await import('../bundle/index.ts');
+            return generateBundle(ctx.cwd, {
+              version,
+              channels: list(flags.channels),
+              ...(flags.defaultChannel ? { defaultChannel: flags.defaultChannel } : {}),
+              ...(flags.package ? { packageName: flags.package } : {}),
+              ...(flags.image ? { image: flags.image } : {}),
+              ...(flags.replaces ? { replaces: flags.replaces } : {}),
+              ...(flags.skipRange ? { skipRange: flags.skipRange } : {}),
+              ...(flags.skips ? { skips: list(flags.skips) } : {}),
+              outDir: flags.out,
+              renderer,
+              ...(flags.createdAt ? { createdAt: flags.createdAt } : {}),
+              check,
+            });
+          },
         );
-      const list = (s: string | undefined): string[] =>
-        (s ?? '')
-          .split(',')
-          .map((x) => x.trim())
-          .filter((x) => x !== '');
-      const check = flags.check === true;
-      const result = await reportingProblems(
-        ctx,
-        flags.json ? { generator: 'bundle', check } : undefined,
-        async () => {
-          const { generateBundle } = await import('../bundle/index.ts');
-          return generateBundle(ctx.cwd, {
-            version,
-            channels: list(flags.channels),
-            ...(flags.defaultChannel ? { defaultChannel: flags.defaultChannel } : {}),
-            ...(flags.package ? { packageName: flags.package } : {}),
-            ...(flags.image ? { image: flags.image } : {}),
-            ...(flags.replaces ? { replaces: flags.replaces } : {}),
-            ...(flags.skipRange ? { skipRange: flags.skipRange } : {}),
-            ...(flags.skips ? { skips: list(flags.skips) } : {}),
-            outDir: flags.out,
-            ...(flags.createdAt ? { createdAt: flags.createdAt } : {}),
-            check,
-          });
-        },
-      );
-      for (const w of result.warnings) ctx.stderr.write(`warning: ${w}\n`);
-      reportGenerated(
-        ctx,
-        result,
-        { check, json: flags.json === true, what: 'bundle', command: 'op-gen bundle' },
-        { warnings: result.warnings },
-      );
-    });
+        for (const w of result.warnings) ctx.stderr.write(`warning: ${w}\n`);
+        reportGenerated(
+          ctx,
+          result,
+          { check, json: flags.json === true, what: 'bundle', command: 'op-gen bundle' },
+          { warnings: result.warnings },
+        );
+      },
+    );
     bundle
       .command('validate [dir]')
       .description("check a bundle against the operator-framework validators' rules (default dir: bundle)")

@@ -6,8 +6,7 @@ import { imageReferenceErrors } from '../k8s-names/index.ts';
 import { emit } from '../generation/emit.ts';
 import type { GenerateResult } from '../generation/contract.ts';
 import { sortKeysDeep, toYaml } from '../shared/yaml.ts';
-import type { JsonObject } from '../kustomize/index.ts';
-import { renderConfig, type Renderer } from './render-config.ts';
+import { renderConfig, type JsonObject, type Renderer } from '../kustomize/index.ts';
 import { withManagerImage } from './set-image.ts';
 
 export interface BuildInstallerOptions {

@@ -1,7 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { OpGenError } from '../../errors.ts';
-import { renderConfig, renderInstaller, type Renderer } from '../../installer/index.ts';
+import { renderInstaller } from '../../installer/index.ts';
+import { renderConfig, type Renderer } from '../../kustomize/index.ts';
 import { requireProjectFile } from '../../project/project-file.ts';
 import { sortKeysDeep } from '../../shared/yaml.ts';
 import { readDeploySettings } from '../webhook/deploy-config.ts';
