@@ -89,7 +89,7 @@ const UPPER = [
   'cli',
   'crd-diff',
   'installer',
-  'build',
+  'image-bundle',
   'dev-loop',
   'testing',
 ];
