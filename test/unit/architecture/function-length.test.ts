@@ -41,8 +41,15 @@ function nameOf(node: ts.SignatureDeclaration, source: ts.SourceFile): string {
   const own = node.name?.getText(source);
   const parent = node.parent;
   if (own !== undefined) {
-    if (ts.isClassLike(parent) || ts.isObjectLiteralExpression(parent))
-      return `${parent.name?.getText(source) ?? (ts.isClassLike(parent) ? '<class>' : '<object>')}.${own}`;
+    if (ts.isClassLike(parent)) return `${parent.name?.getText(source) ?? '<class>'}.${own}`;
+    if (ts.isObjectLiteralExpression(parent)) {
+      const holder = parent.parent;
+      const owner =
+        ts.isVariableDeclaration(holder) || ts.isPropertyAssignment(holder)
+          ? holder.name.getText(source)
+          : '<object>';
+      return `${owner}.${own}`;
+    }
     return own;
   }
   if (ts.isConstructorDeclaration(node) && ts.isClassLike(parent))
@@ -121,6 +128,7 @@ describe('function length in src/', () => {
       `const arrow = (): void => {\n${body(3)}\n};`,
       `class Shape {\n  constructor() {\n${body(4)}\n  }\n  area(): number {\n${body(122)}\n    return 1;\n  }\n}`,
       `items.forEach((x) => {\n${body(5)}\n});`,
+      `const command = {\n  run() {\n${body(6)}\n  },\n};`,
     ].join('\n');
     const measured = measure('x/y.ts', text);
     assert.deepEqual(
@@ -131,6 +139,7 @@ describe('function length in src/', () => {
         ['Shape.constructor', 4],
         ['Shape.area', 123],
         ['<callback of items.forEach>', 5],
+        ['command.run', 6],
       ],
     );
     assert.deepEqual(tooLong(measured, MAX_LINES), [
