@@ -7,7 +7,7 @@ import { emit } from '../generation/emit.ts';
 import type { GenerateResult } from '../generation/contract.ts';
 import { sortKeysDeep, toYaml } from '../shared/yaml.ts';
 import { renderConfig, type JsonObject, type Renderer } from '../kustomize/index.ts';
-import { withManagerImage } from './set-image.ts';
+import { withManagerImage } from '../kustomize/set-image.ts';
 
 export interface BuildInstallerOptions {
   readonly cwd: string;
