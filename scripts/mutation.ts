@@ -36,11 +36,8 @@ export const MODULES: readonly MutationModule[] = [
   {
     name: 'label-selector',
     what: 'label selector parser and matcher',
-    mutate: ['src/k8s-names/label-selector.ts'],
-    tests: [
-      'test/unit/k8s-names/label-selector.test.ts',
-      'test/unit/k8s-names/label-selector-mutants.test.ts',
-    ],
+    mutate: ['src/client/label-selector.ts'],
+    tests: ['test/unit/client/label-selector.test.ts', 'test/unit/client/label-selector-mutants.test.ts'],
   },
   {
     name: 'workqueue',

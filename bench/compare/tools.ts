@@ -162,14 +162,14 @@ let operatorEntry: Promise<string> | undefined;
 
 /**
  * The op-gen bench operator as a scaffolded project's image runs it: bundled by `op-gen build`
- * (src/build) into a temporary folder, once per process. OP_GEN_BENCH_UNBUNDLED=1 runs
+ * (src/image-bundle) into a temporary folder, once per process. OP_GEN_BENCH_UNBUNDLED=1 runs
  * op-gen-operator.mjs on dist/ module by module instead (how the bench ran before `op-gen build`).
  */
 export function opGenOperatorEntry(): Promise<string> {
   const source = join(ROOT, 'bench/compare/op-gen-operator.mjs');
   if (process.env.OP_GEN_BENCH_UNBUNDLED === '1') return Promise.resolve(source);
   operatorEntry ??= (async () => {
-    const { buildManager } = await import('../../src/build/index.ts');
+    const { buildManager } = await import('../../src/image-bundle/index.ts');
     const out = mkdtempSync(join(tmpdir(), 'op-gen-bench-manager-'));
     // The bundle lives as long as this bench process (one temporary folder per run, not per operator).
     process.once('exit', () => rmSync(out, { recursive: true, force: true }));

@@ -9,7 +9,7 @@ import type { Located, Manifest } from './manifests.ts';
 import { imageReferenceErrors } from '../k8s-names/image-reference.ts';
 import { isRfc3339 } from '../k8s-names/rfc3339.ts';
 import { isDnsSubdomain, isSemver, isSemverRange } from './semver.ts';
-import { applyLabels } from './kustomize-labels.ts';
+import { withLabels, type Renderer } from '../kustomize/index.ts';
 import { managerRbac, supportingManifests } from './supporting.ts';
 import { webhookDefinitions } from './webhooks.ts';
 import { compareNames } from '../shared/compare-names.ts';
@@ -29,6 +29,11 @@ export interface BundleOptions {
   readonly outDir?: string;
   /** RFC 3339; default now. Fixed for reproducible bundles. */
   readonly createdAt?: string;
+  /**
+   * How config/'s kustomizations are rendered (kustomize/render-config.ts). Default `op-gen`: the CSV
+   * keeps config/'s key order and errors name each object's file; kubectl's output sorts keys.
+   */
+  readonly renderer?: Renderer;
 }
 
 export const ANNOTATION_KEYS = {
@@ -157,7 +162,7 @@ interface ManagerInstall {
 }
 
 function managerInstall(inputs: BundleInputs, options: BundleOptions): ManagerInstall {
-  const deployment = applyLabels(inputs.deployment.object, inputs.labels);
+  const deployment = withLabels(inputs.deployment.object, inputs.labels);
   const container = deployment.spec.template.spec.containers[0];
   if (!container) throw new OpGenError(`${inputs.deployment.file}: the manager Deployment has no container`);
   const image = options.image ?? container.image ?? 'controller:latest';
@@ -339,7 +344,7 @@ export function buildBundle(
     { path: join(out, 'manifests', `${pkg}.clusterserviceversion.yaml`), content: CSV_HEADER + toYaml(csv) },
     ...supporting.manifests.map((m) => ({
       path: join(out, 'manifests', m.fileName),
-      content: toYaml(applyLabels(m.object, inputs.labels)),
+      content: toYaml(withLabels(m.object, inputs.labels)),
     })),
     ...inputs.crds.map((c) => ({
       path: join(out, 'manifests', `${c.object.spec.group}_${c.object.spec.names.plural}.yaml`),

@@ -9,6 +9,13 @@ import { readBundleInputs } from './inputs.ts';
 export { validateBundle, type Finding, type Severity, type ValidateOptions } from './validate.ts';
 export type { BundleOptions } from './build.ts';
 export { checkUpgradeSafety, type UpgradeSafetyOptions } from './upgrade-safety.ts';
+export {
+  defaultBundleVersion,
+  validateRelease,
+  type CatalogRelease,
+  type ReleaseValidation,
+  type ReleaseValidationOptions,
+} from './validate-release.ts';
 
 export type GenerateBundleResult = GenerateResult & { readonly warnings: readonly string[] };
 
@@ -21,7 +28,7 @@ export async function generateBundle(
   cwd: string,
   options: BundleOptions & { check?: boolean },
 ): Promise<GenerateBundleResult> {
-  const inputs = readBundleInputs(cwd);
+  const inputs = readBundleInputs(cwd, options.renderer);
   const { files, warnings } = buildBundle(
     cwd,
     inputs,

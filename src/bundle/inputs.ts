@@ -4,9 +4,14 @@ import { OpGenError } from '../errors.ts';
 import { ProblemsError } from '../shared/problems.ts';
 import { crdShapeProblems } from '../shared/crd-shape.ts';
 import { deploymentShapeProblems } from './deployment-shape.ts';
-import { labelRules, type LabelRule } from './kustomize-labels.ts';
-import { requireProjectFile, type ProjectFile } from '../shared/project-file.ts';
-import { checkDefaultKustomization, withDefaultTransforms } from './default-kustomization.ts';
+import { requireProjectFile, type ProjectFile } from '../project/project-file.ts';
+import {
+  checkDefaultKustomization,
+  labelEntries,
+  withDefaultTransforms,
+  type LabelEntry,
+  type Renderer,
+} from '../kustomize/index.ts';
 import {
   readKustomizedDir,
   readListedFiles,
@@ -67,7 +72,7 @@ export interface BundleInputs {
   /** config/default's namePrefix, applied to names as kustomize would. */
   readonly namePrefix: string;
   /** config/default's `labels`/`commonLabels`, applied as kustomize would. */
-  readonly labels: readonly LabelRule[];
+  readonly labels: readonly LabelEntry[];
   /** config/webhook (when config/default lists it) and the CRD conversion patches of config/crd. */
   readonly webhooks: WebhookInputs;
 }
@@ -80,7 +85,7 @@ const REQUIRED_BASE_FIELDS = [
   'installModes',
 ] as const;
 
-export function readBundleInputs(cwd: string): BundleInputs {
+export function readBundleInputs(cwd: string, renderer: Renderer = 'op-gen'): BundleInputs {
   const project = requireProjectFile(cwd);
   const basePath = join(
     cwd,
@@ -119,7 +124,7 @@ export function readBundleInputs(cwd: string): BundleInputs {
     crdShapeProblems(c.object.spec).map((p) => ({ text: `${c.file}: ${p}. Run \`op-gen generate crd\`.` })),
   );
   if (crdProblems.length > 0) throw new ProblemsError(crdProblems);
-  const manager = readKustomizedDir(join(cwd, 'config', 'manager'), cwd);
+  const manager = readKustomizedDir(join(cwd, 'config', 'manager'), cwd, renderer);
   const managerDeployment = manager.find((m) => m.object.kind === 'Deployment') as
     Located<DeploymentManifest> | undefined;
   if (!managerDeployment) {
@@ -157,15 +162,15 @@ export function readBundleInputs(cwd: string): BundleInputs {
     baseCsv,
     crds,
     deployment,
-    rbac: readKustomizedDir(join(cwd, 'config', 'rbac'), cwd),
+    rbac: readKustomizedDir(join(cwd, 'config', 'rbac'), cwd, renderer),
     others: [
       ...manager.filter((m) => m !== managerDeployment),
       ...readListedFiles(join(cwd, 'config', 'default'), cwd),
-      ...(withPrometheus ? readKustomizedDir(join(cwd, 'config', 'prometheus'), cwd) : []),
+      ...(withPrometheus ? readKustomizedDir(join(cwd, 'config', 'prometheus'), cwd, renderer) : []),
     ],
-    samples: readKustomizedDir(join(cwd, 'config', 'samples'), cwd),
+    samples: readKustomizedDir(join(cwd, 'config', 'samples'), cwd, renderer),
     namePrefix: defaults?.namePrefix ?? '',
-    labels: labelRules(defaults),
-    webhooks: readWebhookInputs(cwd, defaults?.resources),
+    labels: labelEntries(defaults),
+    webhooks: readWebhookInputs(cwd, defaults?.resources, renderer),
   };
 }

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { OpGenError } from '../errors.ts';
 import { readYamlDocuments } from '../shared/yaml-documents.ts';
-import { renderKustomization } from '../kustomize/index.ts';
+import { renderWith, type Renderer } from '../kustomize/index.ts';
 
 /** A Kubernetes object as read from YAML, with where it came from. */
 export interface Manifest {
@@ -50,14 +50,17 @@ export function readYamlDir(dir: string, root: string): Located[] {
 }
 
 /**
- * The objects a kustomization folder deploys, as `kustomize build <dir>` renders them (op-gen's
- * renderer: its images, patches, replicas, labels, ... are applied; a feature it does not render is
- * an error naming the file and field, never skipped). Without a kustomization.yaml, every YAML file
- * of the folder.
+ * The objects a kustomization folder deploys, as `kustomize build <dir>` renders them, by the renderer
+ * kustomize/render-config.ts runs for `renderer` (op-gen's by default, whose unsupported features are
+ * errors naming the file and field, never skipped; `auto` or `kubectl` for kubectl kustomize).
+ * Without a kustomization.yaml, every YAML file of the folder.
  */
-export function readKustomizedDir(dir: string, root: string): Located[] {
+export function readKustomizedDir(dir: string, root: string, renderer: Renderer = 'op-gen'): Located[] {
   if (!existsSync(join(dir, 'kustomization.yaml'))) return readYamlDir(dir, root);
-  return renderKustomization(dir, { root }).map((o) => ({ file: o.file, object: o.object as Manifest }));
+  return renderWith(dir, { root, renderer }).resources.map((o) => ({
+    file: o.file,
+    object: o.object as Manifest,
+  }));
 }
 
 /**

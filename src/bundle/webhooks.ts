@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { OpGenError } from '../errors.ts';
+import type { Renderer } from '../kustomize/index.ts';
 import { readKustomizedDir, readYamlFile, type Located, type Manifest } from './manifests.ts';
 
 /**
@@ -54,11 +55,15 @@ export interface WebhookInputs {
 }
 
 /** What `kubectl apply -k config/default` deploys of webhooks: config/webhook when listed, and the CRD conversion patches. */
-export function readWebhookInputs(cwd: string, defaultResources: unknown): WebhookInputs {
+export function readWebhookInputs(
+  cwd: string,
+  defaultResources: unknown,
+  renderer: Renderer = 'op-gen',
+): WebhookInputs {
   const listed =
     Array.isArray(defaultResources) &&
     defaultResources.some((r) => typeof r === 'string' && r.replace(/\/$/, '') === '../webhook');
-  const objects = listed ? readKustomizedDir(join(cwd, 'config', 'webhook'), cwd) : [];
+  const objects = listed ? readKustomizedDir(join(cwd, 'config', 'webhook'), cwd, renderer) : [];
   return {
     configurations: objects.filter(
       (o) =>

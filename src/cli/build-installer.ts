@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { UsageError } from '../errors.ts';
 import type { CommandModule } from './command-module.ts';
 import { contextFor, type CommandIo } from './context.ts';
+import { rendererOf, withRendererFlag } from './renderer-flag.ts';
 import { reportGenerated } from './report-generated.ts';
 
 interface BuildInstallerFlags {
@@ -11,23 +12,18 @@ interface BuildInstallerFlags {
   check?: boolean;
 }
 
-const RENDERERS = ['auto', 'kubectl', 'op-gen'] as const;
-
 /** `op-gen build-installer --image IMG`: dist/install.yaml, what `kubectl apply -k config/default` applies. */
 export const buildInstallerCommand: CommandModule = {
   register(parent: Command, io: CommandIo): void {
-    parent
-      .command('build-installer')
-      .description(
-        "write dist/install.yaml: every object `kubectl apply -k config/default` applies, with the manager's image set",
-      )
-      .option('--image <image>', 'the manager image, e.g. registry.example.com/my-operator:0.1.0')
-      .option('--out <file>', 'output file', 'dist/install.yaml')
-      .option(
-        '--renderer <name>',
-        'auto (kubectl kustomize when kubectl is on PATH), kubectl or op-gen',
-        'auto',
-      )
+    withRendererFlag(
+      parent
+        .command('build-installer')
+        .description(
+          "write dist/install.yaml: every object `kubectl apply -k config/default` applies, with the manager's image set",
+        )
+        .option('--image <image>', 'the manager image, e.g. registry.example.com/my-operator:0.1.0')
+        .option('--out <file>', 'output file', 'dist/install.yaml'),
+    )
       .option('--check', 'write nothing; exit 1 when the file would change (for CI)')
       .action(async (flags: BuildInstallerFlags, command: Command) => {
         const ctx = contextFor(command, io);
@@ -35,8 +31,7 @@ export const buildInstallerCommand: CommandModule = {
           throw new UsageError(
             'build-installer needs --image <image>, e.g. --image example.com/my-operator:0.1.0',
           );
-        const renderer = RENDERERS.find((r) => r === flags.renderer);
-        if (!renderer) throw new UsageError(`--renderer ${flags.renderer}: one of ${RENDERERS.join(', ')}`);
+        const renderer = rendererOf(flags.renderer);
         const { buildInstaller } = await import('../installer/index.ts');
         const result = buildInstaller({
           cwd: ctx.cwd,

@@ -29,7 +29,7 @@ export const buildCommand: CommandModule = {
       .option('--check', 'write nothing; exit 1 when the bundle would change')
       .action(async (flags: BuildFlags, command: Command) => {
         const ctx = contextFor(command, io);
-        const { buildManager } = await import('../build/index.ts');
+        const { buildManager } = await import('../image-bundle/index.ts');
         const result = await buildManager({
           cwd: ctx.cwd,
           entry: flags.entry,

@@ -1,10 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Command } from 'commander';
 import { OpGenError, UsageError } from '../errors.ts';
 import type { CommandModule } from './command-module.ts';
-import { contextFor, type CommandIo } from './context.ts';
+import { contextFor, type CommandContext, type CommandIo } from './context.ts';
 import { reportGenerated, reportingProblems, reportJson } from './report-generated.ts';
+import { rendererOf, withRendererFlag } from './renderer-flag.ts';
 import { withOutputFlags } from './run-generator.ts';
 
 interface BundleFlags {
@@ -18,16 +17,97 @@ interface BundleFlags {
   skips?: string;
   out: string;
   createdAt?: string;
+  renderer: string;
   check?: boolean;
   json?: boolean;
 }
 
-/** The project's package.json version, the default bundle version (as operator-sdk's VERSION). */
-function packageVersion(cwd: string): string | undefined {
-  const path = join(cwd, 'package.json');
-  if (!existsSync(path)) return undefined;
-  const pkg = JSON.parse(readFileSync(path, 'utf8')) as { version?: unknown };
-  return typeof pkg.version === 'string' ? pkg.version : undefined;
+interface ValidateFlags {
+  optionalSuite?: string;
+  olmV1?: boolean;
+  previous?: string;
+  previousBundle?: string;
+  acknowledgements?: string;
+  json?: boolean;
+}
+
+/** A comma-separated flag as a list (blanks dropped). */
+function list(s: string | undefined): string[] {
+  return (s ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter((x) => x !== '');
+}
+
+/** `op-gen bundle`: flags to BundleOptions, then generateBundle and the report. */
+async function runBundle(ctx: CommandContext, flags: BundleFlags): Promise<void> {
+  const { defaultBundleVersion, generateBundle } = await import('../bundle/index.ts');
+  const version = flags.version ?? defaultBundleVersion(ctx.cwd);
+  if (!version)
+    throw new UsageError(
+      'bundle needs --version <semver> (or a version in package.json), e.g. --version 0.1.0',
+    );
+  const check = flags.check === true;
+  const renderer = rendererOf(flags.renderer);
+  const result = await reportingProblems(ctx, flags.json ? { generator: 'bundle', check } : undefined, () =>
+    generateBundle(ctx.cwd, {
+      version,
+      channels: list(flags.channels),
+      ...(flags.defaultChannel ? { defaultChannel: flags.defaultChannel } : {}),
+      ...(flags.package ? { packageName: flags.package } : {}),
+      ...(flags.image ? { image: flags.image } : {}),
+      ...(flags.replaces ? { replaces: flags.replaces } : {}),
+      ...(flags.skipRange ? { skipRange: flags.skipRange } : {}),
+      ...(flags.skips ? { skips: list(flags.skips) } : {}),
+      outDir: flags.out,
+      renderer,
+      ...(flags.createdAt ? { createdAt: flags.createdAt } : {}),
+      check,
+    }),
+  );
+  for (const w of result.warnings) ctx.stderr.write(`warning: ${w}\n`);
+  reportGenerated(
+    ctx,
+    result,
+    { check, json: flags.json === true, what: 'bundle', command: 'op-gen bundle' },
+    { warnings: result.warnings },
+  );
+}
+
+/** `op-gen bundle validate [dir]`: flag combinations checked, then validateRelease and the report. */
+async function runValidate(
+  ctx: CommandContext,
+  dir: string | undefined,
+  flags: ValidateFlags,
+): Promise<void> {
+  if (flags.optionalSuite && flags.optionalSuite !== 'operatorhub')
+    throw new UsageError(`--optional-suite ${flags.optionalSuite}: the only optional suite is operatorhub`);
+  if (flags.acknowledgements && !flags.previous)
+    throw new UsageError('--acknowledgements goes with --previous <bundle dir or catalog>');
+  if (flags.previousBundle && !flags.previous)
+    throw new UsageError('--previous-bundle goes with --previous <catalog>');
+  const { validateRelease } = await import('../bundle/index.ts');
+  const { findings, errors, warnings } = await validateRelease(
+    {
+      cwd: ctx.cwd,
+      ...(dir === undefined ? {} : { dir }),
+      ...(flags.optionalSuite ? { optionalSuites: [flags.optionalSuite] } : {}),
+      ...(flags.olmV1 ? { olmV1: true } : {}),
+      ...(flags.previous ? { previous: flags.previous } : {}),
+      ...(flags.previousBundle ? { previousBundle: flags.previousBundle } : {}),
+      ...(flags.acknowledgements ? { acknowledgements: flags.acknowledgements } : {}),
+    },
+    // catalog/ loads only for a catalog as --previous.
+    async (cwd, catalog, bundle) =>
+      (await import('../catalog/index.ts')).previousFromCatalog(cwd, catalog, bundle),
+  );
+  if (flags.json) reportJson(ctx, { ok: errors === 0, errors, warnings, findings });
+  else
+    for (const f of findings)
+      ctx.stdout.write(`${f.severity === 'error' ? 'ERROR  ' : 'WARNING'} [${f.rule}] ${f.message}\n`);
+  if (errors > 0)
+    throw new OpGenError(`bundle validation failed: ${errors} error(s), ${warnings} warning(s)`);
+  if (!flags.json) ctx.stdout.write(`bundle valid: 0 errors, ${warnings} warning(s)\n`);
 }
 
 /** `op-gen bundle` and `op-gen bundle validate`. The bundle code loads only when run. */
@@ -51,47 +131,9 @@ export const bundleCommand: CommandModule = {
       .option('--skips <list>', 'comma-separated CSV names this version skips')
       .option('--out <dir>', 'bundle folder', 'bundle')
       .option('--created-at <time>', 'RFC 3339 createdAt (default: now), for reproducible bundles');
-    withOutputFlags(bundle).action(async (flags: BundleFlags, command: Command) => {
-      const ctx = contextFor(command, io);
-      const version = flags.version ?? packageVersion(ctx.cwd);
-      if (!version)
-        throw new UsageError(
-          'bundle needs --version <semver> (or a version in package.json), e.g. --version 0.1.0',
-        );
-      const list = (s: string | undefined): string[] =>
-        (s ?? '')
-          .split(',')
-          .map((x) => x.trim())
-          .filter((x) => x !== '');
-      const check = flags.check === true;
-      const result = await reportingProblems(
-        ctx,
-        flags.json ? { generator: 'bundle', check } : undefined,
-        async () => {
-          const { generateBundle } = await import('../bundle/index.ts');
-          return generateBundle(ctx.cwd, {
-            version,
-            channels: list(flags.channels),
-            ...(flags.defaultChannel ? { defaultChannel: flags.defaultChannel } : {}),
-            ...(flags.package ? { packageName: flags.package } : {}),
-            ...(flags.image ? { image: flags.image } : {}),
-            ...(flags.replaces ? { replaces: flags.replaces } : {}),
-            ...(flags.skipRange ? { skipRange: flags.skipRange } : {}),
-            ...(flags.skips ? { skips: list(flags.skips) } : {}),
-            outDir: flags.out,
-            ...(flags.createdAt ? { createdAt: flags.createdAt } : {}),
-            check,
-          });
-        },
-      );
-      for (const w of result.warnings) ctx.stderr.write(`warning: ${w}\n`);
-      reportGenerated(
-        ctx,
-        result,
-        { check, json: flags.json === true, what: 'bundle', command: 'op-gen bundle' },
-        { warnings: result.warnings },
-      );
-    });
+    withOutputFlags(withRendererFlag(bundle, 'op-gen')).action((flags: BundleFlags, command: Command) =>
+      runBundle(contextFor(command, io), flags),
+    );
     bundle
       .command('validate [dir]')
       .description("check a bundle against the operator-framework validators' rules (default dir: bundle)")
@@ -113,73 +155,8 @@ export const bundleCommand: CommandModule = {
         'with --previous: breaking changes accepted on purpose (default: .op-gen/crd-diff.yaml if present)',
       )
       .option('--json', 'print the findings as JSON on stdout')
-      .action(
-        async (
-          dir: string | undefined,
-          flags: {
-            optionalSuite?: string;
-            olmV1?: boolean;
-            previous?: string;
-            previousBundle?: string;
-            acknowledgements?: string;
-            json?: boolean;
-          },
-          command: Command,
-        ) => {
-          const ctx = contextFor(command, io);
-          if (flags.optionalSuite && flags.optionalSuite !== 'operatorhub') {
-            throw new UsageError(
-              `--optional-suite ${flags.optionalSuite}: the only optional suite is operatorhub`,
-            );
-          }
-          if (flags.acknowledgements && !flags.previous)
-            throw new UsageError('--acknowledgements goes with --previous <bundle dir or catalog>');
-          if (flags.previousBundle && !flags.previous)
-            throw new UsageError('--previous-bundle goes with --previous <catalog>');
-          const { validateBundle, checkUpgradeSafety } = await import('../bundle/index.ts');
-          const { resolve } = await import('node:path');
-          const bundleDir = resolve(ctx.cwd, dir ?? 'bundle');
-          const findings = validateBundle(bundleDir, {
-            ...(flags.optionalSuite ? { optionalSuites: [flags.optionalSuite] } : {}),
-            ...(flags.olmV1 ? { olmV1: true } : {}),
-          });
-          if (flags.previous) {
-            // A folder with manifests/ is a bundle; anything else is read as a file-based catalog.
-            const isBundle = existsSync(join(resolve(ctx.cwd, flags.previous), 'manifests'));
-            if (isBundle && flags.previousBundle)
-              throw new UsageError(
-                '--previous-bundle names a bundle in a catalog; --previous is a bundle folder',
-              );
-            let previous = flags.previous;
-            let previousCrds;
-            if (!isBundle) {
-              const { previousFromCatalog } = await import('../catalog/index.ts');
-              const release = previousFromCatalog(ctx.cwd, flags.previous, flags.previousBundle);
-              previous = `${flags.previous} (bundle ${release.bundle})`;
-              previousCrds = release.crds;
-            }
-            findings.push(
-              ...(await checkUpgradeSafety({
-                cwd: ctx.cwd,
-                previous,
-                ...(previousCrds === undefined ? {} : { previousCrds }),
-                current: bundleDir,
-                ...(flags.acknowledgements ? { acknowledgements: flags.acknowledgements } : {}),
-              })),
-            );
-          }
-          const errors = findings.filter((f) => f.severity === 'error').length;
-          const warnings = findings.length - errors;
-          if (flags.json) reportJson(ctx, { ok: errors === 0, errors, warnings, findings });
-          else
-            for (const f of findings)
-              ctx.stdout.write(
-                `${f.severity === 'error' ? 'ERROR  ' : 'WARNING'} [${f.rule}] ${f.message}\n`,
-              );
-          if (errors > 0)
-            throw new OpGenError(`bundle validation failed: ${errors} error(s), ${warnings} warning(s)`);
-          if (!flags.json) ctx.stdout.write(`bundle valid: 0 errors, ${warnings} warning(s)\n`);
-        },
+      .action((dir: string | undefined, flags: ValidateFlags, command: Command) =>
+        runValidate(contextFor(command, io), dir, flags),
       );
   },
 };

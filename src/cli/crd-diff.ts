@@ -41,7 +41,7 @@ export const crdCommand: CommandModule = {
         async (oldPath: string | undefined, newPath: string | undefined, opts: CrdDiffFlags, command) => {
           const ctx = contextFor(command, io);
           const { crdDiff, renderJson, renderText } = await import('../crd-diff/index.ts');
-          const { readProjectFile } = await import('../shared/project-file.ts');
+          const { readProjectFile } = await import('../project/project-file.ts');
           const apiDir = opts.apiDir ?? (opts.generate ? readProjectFile(ctx.cwd)?.apiDir : undefined);
           const report = await crdDiff({
             cwd: ctx.cwd,

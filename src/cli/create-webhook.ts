@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { OpGenError } from '../errors.ts';
 import { AFTER_CREATE_WEBHOOK } from '../generate/generator-names.ts';
 import { generatorsFor } from './create-api.ts';
 import type { CommandModule } from './command-module.ts';
@@ -14,6 +15,7 @@ interface CreateWebhookFlags {
   spoke?: string[];
   force?: boolean;
   skipGenerate?: boolean;
+  check?: boolean;
 }
 
 /** `op-gen create webhook`: defaulting, validation and conversion handlers for a kind (operator-sdk's flags). */
@@ -46,10 +48,11 @@ export const createWebhookCommand: CommandModule = {
       )
       .option('--force', 'write handlers again that exist already (their changes are replaced)')
       .option('--skip-generate', 'do not run op-gen generate webhook afterwards')
+      .option('--check', 'write nothing; list the files it would create or change; exit 1 when there is one')
       .action(async (flags: CreateWebhookFlags, command: Command) => {
         const ctx = contextFor(command, io);
         const { createWebhook } = await import('../scaffold/create-webhook.ts');
-        await createWebhook(
+        const result = await createWebhook(
           {
             dir: ctx.cwd,
             ...(flags.group !== undefined ? { group: flags.group } : {}),
@@ -61,6 +64,7 @@ export const createWebhookCommand: CommandModule = {
             spokes: flags.spoke ?? [],
             force: flags.force === true,
             skipGenerate: flags.skipGenerate === true,
+            check: flags.check === true,
           },
           {
             stdout: ctx.stdout,
@@ -68,6 +72,8 @@ export const createWebhookCommand: CommandModule = {
             generators: generatorsFor(ctx, AFTER_CREATE_WEBHOOK),
           },
         );
+        if (result.outOfDate.length > 0)
+          throw new OpGenError(`create webhook --check: ${result.outOfDate.length} file(s) would change`);
       });
   },
 };

@@ -1,5 +1,5 @@
 import type { KubernetesObject } from '../api-types/meta.ts';
-import { parseSelector, selectorString } from '../k8s-names/label-selector.ts';
+import { parseSelector, selectorString } from './label-selector.ts';
 import { apiVersionOf, collectionPath, objectPath, type Kind } from './kind.ts';
 import type { Query, Transport } from './transport.ts';
 

@@ -43,15 +43,12 @@ export function diffSchemas(
   return out;
 }
 
-function walk(o: JSONSchemaProps, n: JSONSchemaProps, path: string, out: SchemaChange[]): void {
-  const add = (change: Omit<SchemaChange, 'path'>): void => {
-    out.push({ path, ...change });
-  };
-  if (typeOf(o) !== typeOf(n)) {
-    // Everything below is a different field now: its type change is the finding.
-    add({ severity: 'breaking', rule: 'type', message: 'type changed', old: typeOf(o), new: typeOf(n) });
-    return;
-  }
+/**
+ * The keywords of one schema node judged by a rule (description, default, enum, bounds, pattern,
+ * format, nullable, CEL, list/map types, compositions, ...), and every other keyword whose value
+ * changed as unhandled: never silent.
+ */
+function diffKeywords(o: JSONSchemaProps, n: JSONSchemaProps, add: Add): void {
   if ((o.description ?? '') !== (n.description ?? '')) {
     add({
       severity: 'safe',
@@ -115,7 +112,10 @@ function walk(o: JSONSchemaProps, n: JSONSchemaProps, path: string, out: SchemaC
     if (shape !== undefined ? shape(before) && shape(after) : isDeepStrictEqual(before, after)) continue;
     if (shape === undefined || !isDeepStrictEqual(before, after)) add(unhandled(key, before, after));
   }
+}
 
+/** Fields that became required (breaking) or optional (safe), at the field's path. */
+function diffRequired(o: JSONSchemaProps, n: JSONSchemaProps, path: string, out: SchemaChange[]): void {
   const oldRequired = new Set(o.required ?? []);
   for (const name of [...(n.required ?? [])].sort()) {
     if (oldRequired.has(name)) continue;
@@ -140,7 +140,11 @@ function walk(o: JSONSchemaProps, n: JSONSchemaProps, path: string, out: SchemaC
       new: 'optional',
     });
   }
+}
 
+/** Properties removed or added, and the walk into properties, items and additionalProperties. */
+function walkChildren(o: JSONSchemaProps, n: JSONSchemaProps, path: string, out: SchemaChange[]): void {
+  const newRequired = new Set(n.required ?? []);
   const oldProps = o.properties ?? {};
   const newProps = n.properties ?? {};
   for (const name of Object.keys({ ...oldProps, ...newProps }).sort()) {
@@ -159,13 +163,28 @@ function walk(o: JSONSchemaProps, n: JSONSchemaProps, path: string, out: SchemaC
   const newValues = typeof n.additionalProperties === 'object' ? n.additionalProperties : undefined;
   if (oldValues && newValues) walk(oldValues, newValues, `${path === '.' ? '' : path}.*`, out);
   else if (!isDeepStrictEqual(o.additionalProperties, n.additionalProperties))
-    add(
-      unhandled(
+    out.push({
+      path,
+      ...unhandled(
         'additionalProperties',
         o.additionalProperties as JsonValue | undefined,
         n.additionalProperties as JsonValue | undefined,
       ),
-    );
+    });
+}
+
+function walk(o: JSONSchemaProps, n: JSONSchemaProps, path: string, out: SchemaChange[]): void {
+  const add: Add = (change) => {
+    out.push({ path, ...change });
+  };
+  if (typeOf(o) !== typeOf(n)) {
+    // Everything below is a different field now: its type change is the finding.
+    add({ severity: 'breaking', rule: 'type', message: 'type changed', old: typeOf(o), new: typeOf(n) });
+    return;
+  }
+  diffKeywords(o, n, add);
+  diffRequired(o, n, path, out);
+  walkChildren(o, n, path, out);
 }
 
 /** What the walk descends into (their changes are findings at the fields below). */

@@ -1,5 +1,5 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { readProjectFile } from '../shared/project-file.ts';
+import { readProjectFile } from '../project/project-file.ts';
 import type { CrdManifest } from './crd-sync.ts';
 
 export interface GenerateOutcome {

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { readProjectFile, type ProjectFile } from '../shared/project-file.ts';
+import { readProjectFile, type ProjectFile } from '../project/project-file.ts';
 import type { GenerateOptions, GeneratorContext } from '../generation/contract.ts';
 
 /** The default API source folder when neither the option nor op-gen.yaml names one. */

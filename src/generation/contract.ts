@@ -4,7 +4,7 @@
  * is stale, the same way for all of them. The registry (registry.ts) lists the generators.
  */
 import type { OutputFile } from '../shared/atomic-write.ts';
-import type { ProjectFile } from '../shared/project-file.ts';
+import type { ProjectFile } from '../project/project-file.ts';
 
 /** Options every generator takes; each generator adds its own. */
 export interface GenerateOptions {

@@ -6,9 +6,8 @@ import { imageReferenceErrors } from '../k8s-names/index.ts';
 import { emit } from '../generation/emit.ts';
 import type { GenerateResult } from '../generation/contract.ts';
 import { sortKeysDeep, toYaml } from '../shared/yaml.ts';
-import type { JsonObject } from '../kustomize/index.ts';
-import { renderConfig, type Renderer } from './render-config.ts';
-import { withManagerImage } from './set-image.ts';
+import { renderConfig, type JsonObject, type Renderer } from '../kustomize/index.ts';
+import { withManagerImage } from '../kustomize/set-image.ts';
 
 export interface BuildInstallerOptions {
   readonly cwd: string;

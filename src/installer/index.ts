@@ -5,4 +5,3 @@ export {
   type BuildInstallerOptions,
   type BuildInstallerResult,
 } from './build-installer.ts';
-export { renderConfig, type Renderer } from './render-config.ts';

@@ -11,12 +11,3 @@ export {
   labelKeyErrors,
   labelValueErrors,
 } from './dns.ts';
-export {
-  LabelSelectorError,
-  parseSelector,
-  selectorFromSet,
-  selectorMatches,
-  selectorString,
-  type Requirement,
-  type SelectorOperator,
-} from './label-selector.ts';

@@ -342,6 +342,177 @@ function checkFields(ctx: Context, file: string, k: JsonObject): void {
   }
 }
 
+/** One kustomization being built: its folder, file, parsed document and the level it fills. */
+interface LevelStep {
+  readonly ctx: Context;
+  readonly dir: string;
+  readonly file: string;
+  readonly k: JsonObject;
+  readonly level: Level;
+}
+
+/** `bases` and `resources`: files read and folders built, in order; two objects with one id are an error. */
+function addResources(step: LevelStep): void {
+  const { ctx, dir, file, k, level } = step;
+  const seen = new Map<string, string>();
+  const entries = [
+    ...stringList(ctx, file, 'bases', k.bases),
+    ...stringList(ctx, file, 'resources', k.resources),
+  ];
+  entries.forEach((entry, i) => {
+    const where = `resources[${i}]`;
+    if (isRemote(entry)) fail(ctx, file, where, `${entry}: remote resources are not rendered by op-gen`);
+    if (isAbsolute(entry))
+      fail(
+        ctx,
+        file,
+        where,
+        `${entry}: kustomize refuses absolute paths; write it relative to the kustomization`,
+      );
+    const full = resolve(dir, entry);
+    if (!existsSync(full)) fail(ctx, file, where, `${entry} does not exist`);
+    let added: Resource[];
+    if (statSync(full).isDirectory()) {
+      const sub = buildLevel(ctx, full);
+      added = sub.resources;
+      level.nameReferences.push(...sub.nameReferences);
+    } else added = readResourceFile(ctx, full);
+    for (const r of added) {
+      const id = idOf(r.object);
+      const before = seen.get(id);
+      if (before !== undefined)
+        fail(
+          ctx,
+          file,
+          where,
+          `${id} from ${r.file} is already there (from ${before}); kustomize refuses two objects with one id`,
+        );
+      seen.set(id, r.file);
+      level.resources.push(r);
+    }
+  });
+}
+
+/** `patchesStrategicMerge` and `patches`, in that order. */
+function applyPatchFields(step: LevelStep): void {
+  const { ctx, dir, file, k, level } = step;
+  stringList(ctx, file, 'patchesStrategicMerge', k.patchesStrategicMerge).forEach((entry, i) => {
+    const field = `patchesStrategicMerge[${i}]`;
+    const inline = entry.includes('\n');
+    const { text, source } = inline
+      ? { text: entry, source: file }
+      : readPatchText(ctx, dir, file, field, entry);
+    applyPatch(ctx, level, file, field, text, source, undefined, false);
+  });
+  if (k.patches !== undefined && k.patches !== null) {
+    if (!Array.isArray(k.patches)) fail(ctx, file, 'patches', 'must be a list');
+    k.patches.forEach((p, i) => {
+      const field = `patches[${i}]`;
+      if (!isObject(p)) fail(ctx, file, field, 'must be a map with path or patch');
+      for (const key of Object.keys(p))
+        if (!['path', 'patch', 'target', 'options'].includes(key))
+          fail(ctx, file, `${field}.${key}`, 'unknown field');
+      if (p.options !== undefined)
+        fail(
+          ctx,
+          file,
+          `${field}.options`,
+          'patch options (allowNameChange, allowKindChange) are not rendered by op-gen',
+        );
+      const target = readTarget(ctx, file, `${field}.target`, p.target);
+      const { text, source } = inlineOrFilePatch(ctx, dir, file, field, p);
+      applyPatch(ctx, level, file, field, text, source, target, false);
+    });
+  }
+}
+
+/** `namespace`, `namePrefix`/`nameSuffix`, `labels`, `commonLabels`, `commonAnnotations`. */
+function applyNameAndLabelFields(step: LevelStep): void {
+  const { ctx, file, k, level } = step;
+  const namespace = typeof k.namespace === 'string' ? k.namespace : '';
+  if (namespace) applyNamespace(level.resources, namespace);
+  const prefix = typeof k.namePrefix === 'string' ? k.namePrefix : '';
+  const suffix = typeof k.nameSuffix === 'string' ? k.nameSuffix : '';
+  if (prefix || suffix) applyPrefixSuffix(level.resources, prefix, suffix);
+  if (k.labels !== undefined && k.labels !== null) {
+    if (!Array.isArray(k.labels)) fail(ctx, file, 'labels', 'must be a list');
+    k.labels.forEach((entry, i) => {
+      const field = `labels[${i}]`;
+      if (!isObject(entry)) fail(ctx, file, field, 'must be a map with pairs');
+      for (const key of Object.keys(entry))
+        if (!['pairs', 'includeSelectors', 'includeTemplates'].includes(key))
+          fail(
+            ctx,
+            file,
+            `${field}.${key}`,
+            'not rendered by op-gen (it renders pairs, includeSelectors, includeTemplates)',
+          );
+      const label: LabelEntry = {
+        pairs: stringMap(ctx, file, `${field}.pairs`, entry.pairs),
+        includeSelectors: entry.includeSelectors === true,
+        includeTemplates: entry.includeTemplates === true,
+      };
+      applyLabels(level.resources, label);
+    });
+  }
+  const commonLabels = stringMap(ctx, file, 'commonLabels', k.commonLabels);
+  if (Object.keys(commonLabels).length > 0) applyCommonLabels(level.resources, commonLabels);
+  const annotations = stringMap(ctx, file, 'commonAnnotations', k.commonAnnotations);
+  if (Object.keys(annotations).length > 0) applyCommonAnnotations(level.resources, annotations);
+}
+
+/** `patchesJson6902`: each needs a target. */
+function applyJson6902Fields(step: LevelStep): void {
+  const { ctx, dir, file, k, level } = step;
+  if (k.patchesJson6902 !== undefined && k.patchesJson6902 !== null) {
+    if (!Array.isArray(k.patchesJson6902)) fail(ctx, file, 'patchesJson6902', 'must be a list');
+    k.patchesJson6902.forEach((p, i) => {
+      const field = `patchesJson6902[${i}]`;
+      if (!isObject(p)) fail(ctx, file, field, 'must be a map with target and path or patch');
+      const target = readTarget(ctx, file, `${field}.target`, p.target);
+      if (!target) fail(ctx, file, `${field}.target`, 'is required');
+      const { text, source } = inlineOrFilePatch(ctx, dir, file, field, p);
+      applyPatch(ctx, level, file, field, text, source, target, true);
+    });
+  }
+}
+
+/** `replicas` and `images`. */
+function applyReplicaAndImageFields(step: LevelStep): void {
+  const { ctx, file, k, level } = step;
+  if (k.replicas !== undefined && k.replicas !== null) {
+    if (!Array.isArray(k.replicas)) fail(ctx, file, 'replicas', 'must be a list');
+    const entries = k.replicas.map((r, i) => {
+      if (!isObject(r) || typeof r.name !== 'string' || typeof r.count !== 'number')
+        fail(ctx, file, `replicas[${i}]`, 'needs name and a numeric count');
+      return { name: r.name, count: r.count };
+    });
+    applyReplicas(level.resources, entries);
+  }
+  if (k.images !== undefined && k.images !== null) {
+    if (!Array.isArray(k.images)) fail(ctx, file, 'images', 'must be a list');
+    const entries = k.images.map((img, i): ImageEntry => {
+      const field = `images[${i}]`;
+      if (!isObject(img) || typeof img.name !== 'string') fail(ctx, file, field, 'needs name');
+      for (const key of Object.keys(img))
+        if (!['name', 'newName', 'newTag', 'digest', 'tagSuffix'].includes(key))
+          fail(ctx, file, `${field}.${key}`, 'unknown field (name, newName, newTag, digest, tagSuffix)');
+      const str = (key: string): string | undefined => {
+        const v = img[key];
+        if (v === undefined || v === null) return undefined;
+        return typeof v === 'string' ? v : String(v);
+      };
+      const out: { -readonly [K in keyof ImageEntry]: ImageEntry[K] } = { name: img.name };
+      for (const key of ['newName', 'newTag', 'digest', 'tagSuffix'] as const) {
+        const v = str(key);
+        if (v !== undefined) out[key] = v;
+      }
+      return out;
+    });
+    applyImages(level.resources, entries);
+  }
+}
+
 function buildLevel(ctx: Context, dir: string): Level {
   const file = kustomizationFile(dir);
   if (!file) throw new Fail(`${rel(ctx, dir)}: no kustomization.yaml in this folder`);
@@ -352,148 +523,15 @@ function buildLevel(ctx: Context, dir: string): Level {
     const k = docs[0] ?? {};
     if (!isObject(k)) fail(ctx, file, 'document', 'a kustomization must be a YAML mapping');
     checkFields(ctx, file, k);
-    const level: Level = { resources: [], nameReferences: [] };
-    const seen = new Map<string, string>();
-    const entries = [
-      ...stringList(ctx, file, 'bases', k.bases),
-      ...stringList(ctx, file, 'resources', k.resources),
-    ];
-    entries.forEach((entry, i) => {
-      const where = `resources[${i}]`;
-      if (isRemote(entry)) fail(ctx, file, where, `${entry}: remote resources are not rendered by op-gen`);
-      if (isAbsolute(entry))
-        fail(
-          ctx,
-          file,
-          where,
-          `${entry}: kustomize refuses absolute paths; write it relative to the kustomization`,
-        );
-      const full = resolve(dir, entry);
-      if (!existsSync(full)) fail(ctx, file, where, `${entry} does not exist`);
-      let added: Resource[];
-      if (statSync(full).isDirectory()) {
-        const sub = buildLevel(ctx, full);
-        added = sub.resources;
-        level.nameReferences.push(...sub.nameReferences);
-      } else added = readResourceFile(ctx, full);
-      for (const r of added) {
-        const id = idOf(r.object);
-        const before = seen.get(id);
-        if (before !== undefined)
-          fail(
-            ctx,
-            file,
-            where,
-            `${id} from ${r.file} is already there (from ${before}); kustomize refuses two objects with one id`,
-          );
-        seen.set(id, r.file);
-        level.resources.push(r);
-      }
-    });
-    level.nameReferences.push(...readConfigurations(ctx, dir, file, k.configurations));
-
+    const step: LevelStep = { ctx, dir, file, k, level: { resources: [], nameReferences: [] } };
+    addResources(step);
+    step.level.nameReferences.push(...readConfigurations(ctx, dir, file, k.configurations));
     // Transformers in kustomize's order.
-    stringList(ctx, file, 'patchesStrategicMerge', k.patchesStrategicMerge).forEach((entry, i) => {
-      const field = `patchesStrategicMerge[${i}]`;
-      const inline = entry.includes('\n');
-      const { text, source } = inline
-        ? { text: entry, source: file }
-        : readPatchText(ctx, dir, file, field, entry);
-      applyPatch(ctx, level, file, field, text, source, undefined, false);
-    });
-    if (k.patches !== undefined && k.patches !== null) {
-      if (!Array.isArray(k.patches)) fail(ctx, file, 'patches', 'must be a list');
-      k.patches.forEach((p, i) => {
-        const field = `patches[${i}]`;
-        if (!isObject(p)) fail(ctx, file, field, 'must be a map with path or patch');
-        for (const key of Object.keys(p))
-          if (!['path', 'patch', 'target', 'options'].includes(key))
-            fail(ctx, file, `${field}.${key}`, 'unknown field');
-        if (p.options !== undefined)
-          fail(
-            ctx,
-            file,
-            `${field}.options`,
-            'patch options (allowNameChange, allowKindChange) are not rendered by op-gen',
-          );
-        const target = readTarget(ctx, file, `${field}.target`, p.target);
-        const { text, source } = inlineOrFilePatch(ctx, dir, file, field, p);
-        applyPatch(ctx, level, file, field, text, source, target, false);
-      });
-    }
-    const namespace = typeof k.namespace === 'string' ? k.namespace : '';
-    if (namespace) applyNamespace(level.resources, namespace);
-    const prefix = typeof k.namePrefix === 'string' ? k.namePrefix : '';
-    const suffix = typeof k.nameSuffix === 'string' ? k.nameSuffix : '';
-    if (prefix || suffix) applyPrefixSuffix(level.resources, prefix, suffix);
-    if (k.labels !== undefined && k.labels !== null) {
-      if (!Array.isArray(k.labels)) fail(ctx, file, 'labels', 'must be a list');
-      k.labels.forEach((entry, i) => {
-        const field = `labels[${i}]`;
-        if (!isObject(entry)) fail(ctx, file, field, 'must be a map with pairs');
-        for (const key of Object.keys(entry))
-          if (!['pairs', 'includeSelectors', 'includeTemplates'].includes(key))
-            fail(
-              ctx,
-              file,
-              `${field}.${key}`,
-              'not rendered by op-gen (it renders pairs, includeSelectors, includeTemplates)',
-            );
-        const label: LabelEntry = {
-          pairs: stringMap(ctx, file, `${field}.pairs`, entry.pairs),
-          includeSelectors: entry.includeSelectors === true,
-          includeTemplates: entry.includeTemplates === true,
-        };
-        applyLabels(level.resources, label);
-      });
-    }
-    const commonLabels = stringMap(ctx, file, 'commonLabels', k.commonLabels);
-    if (Object.keys(commonLabels).length > 0) applyCommonLabels(level.resources, commonLabels);
-    const annotations = stringMap(ctx, file, 'commonAnnotations', k.commonAnnotations);
-    if (Object.keys(annotations).length > 0) applyCommonAnnotations(level.resources, annotations);
-    if (k.patchesJson6902 !== undefined && k.patchesJson6902 !== null) {
-      if (!Array.isArray(k.patchesJson6902)) fail(ctx, file, 'patchesJson6902', 'must be a list');
-      k.patchesJson6902.forEach((p, i) => {
-        const field = `patchesJson6902[${i}]`;
-        if (!isObject(p)) fail(ctx, file, field, 'must be a map with target and path or patch');
-        const target = readTarget(ctx, file, `${field}.target`, p.target);
-        if (!target) fail(ctx, file, `${field}.target`, 'is required');
-        const { text, source } = inlineOrFilePatch(ctx, dir, file, field, p);
-        applyPatch(ctx, level, file, field, text, source, target, true);
-      });
-    }
-    if (k.replicas !== undefined && k.replicas !== null) {
-      if (!Array.isArray(k.replicas)) fail(ctx, file, 'replicas', 'must be a list');
-      const entries = k.replicas.map((r, i) => {
-        if (!isObject(r) || typeof r.name !== 'string' || typeof r.count !== 'number')
-          fail(ctx, file, `replicas[${i}]`, 'needs name and a numeric count');
-        return { name: r.name, count: r.count };
-      });
-      applyReplicas(level.resources, entries);
-    }
-    if (k.images !== undefined && k.images !== null) {
-      if (!Array.isArray(k.images)) fail(ctx, file, 'images', 'must be a list');
-      const entries = k.images.map((img, i): ImageEntry => {
-        const field = `images[${i}]`;
-        if (!isObject(img) || typeof img.name !== 'string') fail(ctx, file, field, 'needs name');
-        for (const key of Object.keys(img))
-          if (!['name', 'newName', 'newTag', 'digest', 'tagSuffix'].includes(key))
-            fail(ctx, file, `${field}.${key}`, 'unknown field (name, newName, newTag, digest, tagSuffix)');
-        const str = (key: string): string | undefined => {
-          const v = img[key];
-          if (v === undefined || v === null) return undefined;
-          return typeof v === 'string' ? v : String(v);
-        };
-        const out: { -readonly [K in keyof ImageEntry]: ImageEntry[K] } = { name: img.name };
-        for (const key of ['newName', 'newTag', 'digest', 'tagSuffix'] as const) {
-          const v = str(key);
-          if (v !== undefined) out[key] = v;
-        }
-        return out;
-      });
-      applyImages(level.resources, entries);
-    }
-    return level;
+    applyPatchFields(step);
+    applyNameAndLabelFields(step);
+    applyJson6902Fields(step);
+    applyReplicaAndImageFields(step);
+    return step.level;
   } finally {
     ctx.stack.pop();
   }

@@ -123,7 +123,7 @@ export {
 export {
   LabelSelectorError,
   type Requirement as LabelSelectorRequirement,
-} from '../k8s-names/label-selector.ts';
+} from '../client/label-selector.ts';
 export * from '../client/index.ts';
 export * from './webhook/index.ts';
 export { exitOnStartupError } from './startup-error.ts';

@@ -4,7 +4,7 @@ import {
   selectorMatches,
   selectorString,
   type Requirement,
-} from '../k8s-names/label-selector.ts';
+} from '../client/label-selector.ts';
 
 /** A label selector as a string (`app=web,tier!=db,env in (a,b),!legacy`) or matchLabels. */
 export type LabelSelector = string | Readonly<Record<string, string>>;

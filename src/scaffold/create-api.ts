@@ -11,7 +11,7 @@ import {
   withScaffoldCommand,
   type ProjectFile,
   type ProjectResource,
-} from '../shared/project-file.ts';
+} from '../project/project-file.ts';
 import { projectHeader } from './boilerplate.ts';
 import { addKustomizeResource, insertAboveMarker, readScaffoldedFile } from './edits.ts';
 import type { ScaffoldIo } from './init.ts';

@@ -1,8 +1,10 @@
 import { existsSync } from 'node:fs';
-import { join, posix, relative, resolve } from 'node:path';
+import { join, posix, resolve } from 'node:path';
 import { yamlPackage } from '../shared/yaml-package.ts';
 import { OpGenError, UsageError } from '../errors.ts';
-import { writeFilesAtomically, type OutputFile } from '../shared/atomic-write.ts';
+import type { OutputFile } from '../shared/atomic-write.ts';
+import type { GeneratorPlan } from '../generation/contract.ts';
+import { emit } from '../generation/emit.ts';
 import {
   apiGroup,
   PROJECT_FILE,
@@ -10,8 +12,9 @@ import {
   requireProjectFile,
   withScaffoldCommand,
   type ProjectFile,
+  type ProjectResource,
   type ProjectWebhooks,
-} from '../shared/project-file.ts';
+} from '../project/project-file.ts';
 import { projectHeader } from './boilerplate.ts';
 import { runGeneratorsAfter, type GeneratingIo, type ScaffoldResult } from './run-generators.ts';
 import { addKustomizeResource, insertAboveMarker, readScaffoldedFile } from './edits.ts';
@@ -32,11 +35,16 @@ export interface CreateWebhookOptions {
   /** Overwrite handlers that exist already. */
   readonly force?: boolean;
   readonly skipGenerate?: boolean;
+  /** Write nothing: report the files that would be created or changed (and generate nothing). */
+  readonly check?: boolean;
 }
 
 /** `create webhook` runs `generate webhook` afterwards unless skipGenerate. */
 export type CreateWebhookIo = GeneratingIo;
-export type CreateWebhookResult = ScaffoldResult;
+export type CreateWebhookResult = ScaffoldResult & {
+  /** With `check`: the files that would be created or changed (relative to the project); else []. */
+  readonly outOfDate: readonly string[];
+};
 
 export const WEBHOOKS_INDEX = 'src/webhooks/index.ts';
 const IMPORTS_MARKER = 'op-gen:scaffold:imports';
@@ -142,19 +150,18 @@ function requireFlags(options: CreateWebhookOptions): void {
   }
 }
 
-/**
- * `op-gen create webhook`: typed handlers under src/webhooks/ with a unit test and an integration
- * test (on a real API server) each, registered in src/main.ts (through src/webhooks/index.ts),
- * recorded in op-gen.yaml, config/default switched to deploy config/webhook and config/certmanager;
- * every file at once, then `generate webhook`.
- */
-export async function createWebhook(
-  options: CreateWebhookOptions,
-  io: CreateWebhookIo,
-): Promise<CreateWebhookResult> {
-  requireFlags(options);
-  const root = resolve(options.dir);
-  const project = requireProjectFile(root);
+/** The kind a webhook is scaffolded for, checked against op-gen.yaml, with the spokes asked for. */
+interface WebhookTarget {
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+  readonly fullGroup: string;
+  readonly resource: ProjectResource;
+  readonly spokes: readonly string[];
+}
+
+/** The resource of op-gen.yaml the flags name; with --conversion, two versions, valid spokes, one hub. */
+function webhookTarget(options: CreateWebhookOptions, project: ProjectFile): WebhookTarget {
   const group = options.group ?? '';
   const version = options.version ?? '';
   const kind = options.kind ?? '';
@@ -191,73 +198,102 @@ export async function createWebhook(
       );
     }
   }
-  const had: ProjectWebhooks = resource.webhooks ?? {};
-  const kindFile = kebabCase(kind);
-  const apiFile = `${project.apiDir}/${group}/${version}/${kindFile}.ts`;
-  const webhookFile = `src/webhooks/${group}/${version}/${kindFile}.webhook.ts`;
-  const conversionFile = `src/webhooks/${group}/${version}/${kindFile}.conversion.ts`;
+  return { group, version, kind, fullGroup, resource, spokes };
+}
+
+/** The files of one kind's webhooks, relative to the project. */
+interface WebhookFiles {
+  readonly kindFile: string;
+  readonly apiFile: string;
+  readonly webhookFile: string;
+  readonly conversionFile: string;
+}
+
+function webhookFiles(project: ProjectFile, t: WebhookTarget): WebhookFiles {
+  const kindFile = kebabCase(t.kind);
+  return {
+    kindFile,
+    apiFile: `${project.apiDir}/${t.group}/${t.version}/${kindFile}.ts`,
+    webhookFile: `src/webhooks/${t.group}/${t.version}/${kindFile}.webhook.ts`,
+    conversionFile: `src/webhooks/${t.group}/${t.version}/${kindFile}.conversion.ts`,
+  };
+}
+
+/** Without --force, a webhook the kind has (in op-gen.yaml or on disk) is an error naming its file. */
+function refuseExisting(
+  root: string,
+  options: CreateWebhookOptions,
+  t: WebhookTarget,
+  f: WebhookFiles,
+): void {
+  const had: ProjectWebhooks = t.resource.webhooks ?? {};
   const admission = Boolean(options.defaulting || options.validation);
   const exists: string[] = [];
-  if (admission && (had.defaulting || had.validation || existsSync(join(root, webhookFile))))
+  if (admission && (had.defaulting || had.validation || existsSync(join(root, f.webhookFile))))
     exists.push(
-      `${webhookFile} (${[had.defaulting && 'defaulting', had.validation && 'validation'].filter(Boolean).join(', ') || 'exists'})`,
+      `${f.webhookFile} (${[had.defaulting && 'defaulting', had.validation && 'validation'].filter(Boolean).join(', ') || 'exists'})`,
     );
-  if (options.conversion && (had.conversion || existsSync(join(root, conversionFile))))
-    exists.push(`${conversionFile} (conversion)`);
+  if (options.conversion && (had.conversion || existsSync(join(root, f.conversionFile))))
+    exists.push(`${f.conversionFile} (conversion)`);
   if (exists.length > 0 && !options.force) {
     throw new OpGenError(
-      `${kind} ${fullGroup}/${version} already has a webhook: ${exists.join('; ')}. Pass --force to write it again (your changes to the file are replaced).`,
+      `${t.kind} ${t.fullGroup}/${t.version} already has a webhook: ${exists.join('; ')}. Pass --force to write it again (your changes to the file are replaced).`,
     );
   }
+}
 
-  // Defaulting and validation share one file: asking for one keeps the other if the kind has it.
-  const defaulting = Boolean(options.defaulting || (admission && had.defaulting));
-  const validation = Boolean(options.validation || (admission && had.validation));
+/** The values the create-webhook templates read. */
+function templateContext(
+  root: string,
+  project: ProjectFile,
+  t: WebhookTarget,
+  f: WebhookFiles,
+  which: { defaulting: boolean; validation: boolean },
+): Record<string, unknown> {
+  const { group, version, kind, fullGroup } = t;
   const testDir = `test/unit/webhooks/${group}/${version}`;
   const integrationDir = `test/integration/webhooks/${group}/${version}`;
-  const context = {
+  return {
     header: projectHeader(root),
     group,
     version,
     kind,
-    kindFile,
+    kindFile: f.kindFile,
     kindLower: kind.toLowerCase(),
     kindCamel: camelCase(kind),
     fullGroup,
-    plural: resource.plural,
-    namespaced: resource.namespaced,
-    defaulting,
-    validation,
+    plural: t.resource.plural,
+    namespaced: t.resource.namespaced,
+    defaulting: which.defaulting,
+    validation: which.validation,
     mutatePath: admissionPath('mutate', fullGroup, version, kind),
     validatePath: admissionPath('validate', fullGroup, version, kind),
-    apiFile,
-    webhookFile,
-    conversionFile,
+    apiFile: f.apiFile,
+    webhookFile: f.webhookFile,
+    conversionFile: f.conversionFile,
     rootFromIntegration: '../'.repeat(integrationDir.split('/').length),
-    apiImport: importPath(webhookFile, apiFile),
-    apiImportFromTest: importPath(`${testDir}/x.ts`, apiFile),
-    webhookImportFromTest: importPath(`${testDir}/x.ts`, webhookFile),
-    conversionImportFromTest: importPath(`${testDir}/x.ts`, conversionFile),
-    spokes: spokes.map((s) => ({
+    apiImport: importPath(f.webhookFile, f.apiFile),
+    apiImportFromTest: importPath(`${testDir}/x.ts`, f.apiFile),
+    webhookImportFromTest: importPath(`${testDir}/x.ts`, f.webhookFile),
+    conversionImportFromTest: importPath(`${testDir}/x.ts`, f.conversionFile),
+    spokes: t.spokes.map((s) => ({
       version: s,
       Version: s.charAt(0).toUpperCase() + s.slice(1),
-      apiFile: `${project.apiDir}/${group}/${s}/${kindFile}.ts`,
-      apiImport: importPath(conversionFile, `${project.apiDir}/${group}/${s}/${kindFile}.ts`),
+      apiFile: `${project.apiDir}/${group}/${s}/${f.kindFile}.ts`,
+      apiImport: importPath(f.conversionFile, `${project.apiDir}/${group}/${s}/${f.kindFile}.ts`),
     })),
   };
+}
 
-  const created: RenderedFile[] = [];
-  if (admission) created.push(...renderTemplateSet('create-webhook/admission', context));
-  if (options.conversion) created.push(...renderTemplateSet('create-webhook/conversion', context));
-  const edited: RenderedFile[] = [];
-  const indexExists = existsSync(join(root, WEBHOOKS_INDEX));
-  let index = indexExists
+/** src/webhooks/index.ts (created from its template when missing) with each setup imported and listed. */
+function webhooksIndex(
+  root: string,
+  context: Record<string, unknown>,
+  setups: readonly { name: string; file: string }[],
+): string {
+  let index = existsSync(join(root, WEBHOOKS_INDEX))
     ? readText(root, WEBHOOKS_INDEX)
     : (renderTemplateSet('create-webhook/index', context)[0]?.content ?? '');
-  const setups = [
-    ...(admission ? [{ name: `setup${kind}Webhook`, file: webhookFile }] : []),
-    ...(options.conversion ? [{ name: `setup${kind}Conversion`, file: conversionFile }] : []),
-  ];
   for (const s of setups) {
     index = insertAboveMarker(
       index,
@@ -267,15 +303,73 @@ export async function createWebhook(
     );
     index = insertAboveMarker(index, WEBHOOKS_MARKER, `${s.name},`, join(root, WEBHOOKS_INDEX));
   }
-  edited.push({ path: WEBHOOKS_INDEX, content: index });
-  edited.push({ path: MAIN, content: registerInMain(readText(root, MAIN), join(root, MAIN)) });
-  edited.push({
-    path: DEFAULT_KUSTOMIZATION,
-    content: enableInDefault(readText(root, DEFAULT_KUSTOMIZATION), join(root, DEFAULT_KUSTOMIZATION)),
-  });
-  if (!existsSync(join(root, 'config', 'default', MANAGER_PATCH))) {
+  return index;
+}
+
+/** op-gen.yaml with the kind's webhooks recorded and the command added to its scaffold history. */
+function recordedProject(
+  project: ProjectFile,
+  options: CreateWebhookOptions,
+  t: WebhookTarget,
+  webhooks: ProjectWebhooks,
+): ProjectFile {
+  return withScaffoldCommand(
+    { ...project, resources: project.resources.map((r) => (r === t.resource ? { ...r, webhooks } : r)) },
+    [
+      ...['create', 'webhook', '--group', t.group, '--version', t.version, '--kind', t.kind],
+      ...(options.defaulting ? ['--defaulting'] : []),
+      ...(options.validation ? ['--programmatic-validation'] : []),
+      ...(options.conversion ? ['--conversion', '--spoke', t.spokes.join(',')] : []),
+      ...(options.force ? ['--force'] : []),
+    ],
+  );
+}
+
+/** What `create webhook` would write (a generator plan: absolute paths, sorted), and what it records. */
+export interface WebhookScaffoldPlan extends GeneratorPlan {
+  readonly target: WebhookTarget;
+  /** The kind's webhooks as op-gen.yaml records them after the command. */
+  readonly webhooks: ProjectWebhooks;
+  /** `defaulting, validation`: what the command adds, for its message. */
+  readonly adds: string;
+}
+
+/**
+ * Plans `op-gen create webhook` (writes nothing): the handlers and tests rendered from the templates,
+ * src/webhooks/index.ts, src/main.ts, config/default, package.json and op-gen.yaml edited. Every
+ * problem is thrown before anything is written.
+ */
+export function planWebhookScaffold(options: CreateWebhookOptions): WebhookScaffoldPlan {
+  requireFlags(options);
+  const root = resolve(options.dir);
+  const project = requireProjectFile(root);
+  const t = webhookTarget(options, project);
+  const f = webhookFiles(project, t);
+  refuseExisting(root, options, t, f);
+  const had: ProjectWebhooks = t.resource.webhooks ?? {};
+  const admission = Boolean(options.defaulting || options.validation);
+  // Defaulting and validation share one file: asking for one keeps the other if the kind has it.
+  const defaulting = Boolean(options.defaulting || (admission && had.defaulting));
+  const validation = Boolean(options.validation || (admission && had.validation));
+  const context = templateContext(root, project, t, f, { defaulting, validation });
+
+  const created: RenderedFile[] = [];
+  if (admission) created.push(...renderTemplateSet('create-webhook/admission', context));
+  if (options.conversion) created.push(...renderTemplateSet('create-webhook/conversion', context));
+  if (!existsSync(join(root, 'config', 'default', MANAGER_PATCH)))
     created.push(...renderTemplateSet('create-webhook/config', context));
-  }
+  const setups = [
+    ...(admission ? [{ name: `setup${t.kind}Webhook`, file: f.webhookFile }] : []),
+    ...(options.conversion ? [{ name: `setup${t.kind}Conversion`, file: f.conversionFile }] : []),
+  ];
+  const edited: RenderedFile[] = [
+    { path: WEBHOOKS_INDEX, content: webhooksIndex(root, context, setups) },
+    { path: MAIN, content: registerInMain(readText(root, MAIN), join(root, MAIN)) },
+    {
+      path: DEFAULT_KUSTOMIZATION,
+      content: enableInDefault(readText(root, DEFAULT_KUSTOMIZATION), join(root, DEFAULT_KUSTOMIZATION)),
+    },
+  ];
   if (existsSync(join(root, PACKAGE_JSON))) {
     edited.push({
       path: PACKAGE_JSON,
@@ -286,33 +380,54 @@ export async function createWebhook(
     ...(defaulting || had.defaulting ? { defaulting: true } : {}),
     ...(validation || had.validation ? { validation: true } : {}),
     ...(options.conversion || had.conversion ? { conversion: true } : {}),
-    ...(options.conversion ? { spokes } : had.spokes ? { spokes: had.spokes } : {}),
+    ...(options.conversion ? { spokes: t.spokes } : had.spokes ? { spokes: had.spokes } : {}),
   };
-  const updated: ProjectFile = withScaffoldCommand(
-    { ...project, resources: project.resources.map((r) => (r === resource ? { ...r, webhooks } : r)) },
-    [
-      ...['create', 'webhook', '--group', group, '--version', version, '--kind', kind],
-      ...(options.defaulting ? ['--defaulting'] : []),
-      ...(options.validation ? ['--programmatic-validation'] : []),
-      ...(options.conversion ? ['--conversion', '--spoke', spokes.join(',')] : []),
-      ...(options.force ? ['--force'] : []),
-    ],
-  );
-  edited.push({ path: PROJECT_FILE, content: renderProjectFile(updated) });
+  edited.push({
+    path: PROJECT_FILE,
+    content: renderProjectFile(recordedProject(project, options, t, webhooks)),
+  });
 
-  const out: OutputFile[] = [...created, ...edited]
-    .map((f) => ({ path: join(root, f.path), content: f.content }))
+  const files: OutputFile[] = [...created, ...edited]
+    .map((file) => ({ path: join(root, file.path), content: file.content }))
     .sort((a, b) => (a.path < b.path ? -1 : 1));
-  const written = writeFilesAtomically(out).map((p) => relative(root, p).split('\\').join('/'));
-  const what = [
+  const adds = [
     defaulting && options.defaulting && 'defaulting',
     validation && options.validation && 'validation',
-    options.conversion && `conversion (hub ${version}, spokes ${spokes.join(', ')})`,
+    options.conversion && `conversion (hub ${t.version}, spokes ${t.spokes.join(', ')})`,
   ]
     .filter(Boolean)
     .join(', ');
-  io.stdout.write(`Created ${what} webhook for ${kind} ${fullGroup}/${version}: ${written.join(', ')}\n`);
+  return { files, owned: [], target: t, webhooks, adds };
+}
 
+/**
+ * `op-gen create webhook`: typed handlers under src/webhooks/ with a unit test and an integration
+ * test (on a real API server) each, registered in src/main.ts (through src/webhooks/index.ts),
+ * recorded in op-gen.yaml, config/default switched to deploy config/webhook and config/certmanager;
+ * planned, then written by the generators' `emit` (every file at once, atomically; with `check`,
+ * nothing written), then `generate webhook`.
+ */
+export async function createWebhook(
+  options: CreateWebhookOptions,
+  io: CreateWebhookIo,
+): Promise<CreateWebhookResult> {
+  const root = resolve(options.dir);
+  const plan = planWebhookScaffold(options);
+  const { kind, fullGroup, version, resource } = plan.target;
+  const check = options.check === true;
+  const result = emit('create webhook', plan, { cwd: root, check });
+  const done = { resource: { ...resource, webhooks: plan.webhooks }, files: result.written };
+  if (check) {
+    io.stdout.write(
+      result.written.length === 0
+        ? `create webhook: nothing to change for ${kind} ${fullGroup}/${version}\n`
+        : `create webhook would write for ${kind} ${fullGroup}/${version}: ${result.written.join(', ')}\n`,
+    );
+    return { ...done, files: [], generated: [], outOfDate: result.written };
+  }
+  io.stdout.write(
+    `Created ${plan.adds} webhook for ${kind} ${fullGroup}/${version}: ${result.written.join(', ')}\n`,
+  );
   const generated = options.skipGenerate ? [] : await runGeneratorsAfter(root, `the ${kind} webhook`, io);
-  return { resource: { ...resource, webhooks }, files: written, generated };
+  return { ...done, generated, outOfDate: [] };
 }

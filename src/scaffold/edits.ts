@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { yamlPackage } from '../shared/yaml-package.ts';
 import { OpGenError } from '../errors.ts';
-import { parseKustomizationDocument } from '../shared/kustomization-document.ts';
+import { parseKustomizationDocument } from '../kustomize/kustomization-document.ts';
 
 /**
  * In-place edits of files `init` wrote and `create api` extends: lines inserted above marker

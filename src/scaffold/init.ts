@@ -3,7 +3,7 @@ import { basename, join, resolve } from 'node:path';
 import { OpGenError, UsageError } from '../errors.ts';
 import { dns1123LabelErrors, isDns1123Label } from '../k8s-names/dns.ts';
 import { writeFilesAtomically } from '../shared/atomic-write.ts';
-import { PROJECT_FILE, renderProjectFile, type ProjectFile } from '../shared/project-file.ts';
+import { PROJECT_FILE, renderProjectFile, type ProjectFile } from '../project/project-file.ts';
 import { LICENSES, licenseHeader, type License } from './boilerplate.ts';
 import { runNpmInstall } from './install.ts';
 import { titleCase, validateDomain, validateProjectName } from './names.ts';

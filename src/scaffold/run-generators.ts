@@ -1,5 +1,5 @@
 import { OpGenError } from '../errors.ts';
-import type { ProjectResource } from '../shared/project-file.ts';
+import type { ProjectResource } from '../project/project-file.ts';
 import type { ScaffoldIo } from './init.ts';
 
 /** A generator `create api` / `create webhook` runs afterwards (`op-gen generate <name>` in `root`). */

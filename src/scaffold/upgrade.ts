@@ -31,7 +31,7 @@ import {
   requireProjectFile,
   type ProjectFile,
   type ScaffoldRecord,
-} from '../shared/project-file.ts';
+} from '../project/project-file.ts';
 import { opGenVersion } from '../version.ts';
 
 export interface UpgradeOptions {

@@ -1,7 +1,7 @@
 import { ApiError } from '../client/api-error.ts';
 import type { KindSpec } from '../client/kind.ts';
 import type { Query, Transport, TransportRequest } from '../client/transport.ts';
-import { parseSelector, selectorMatches, type Requirement } from '../k8s-names/label-selector.ts';
+import { parseSelector, selectorMatches, type Requirement } from '../client/label-selector.ts';
 import { realClock, type Clock } from '../runtime/clock.ts';
 import { applyFields, leafPaths, mergePatch, jsonPatch, type FieldPath } from './fake-api-fields.ts';
 import { connectionReset, statusError } from './fake-api-errors.ts';

@@ -95,30 +95,25 @@ function filesOf(path: string): string[] {
     .map((f) => join(path, f));
 }
 
-/**
- * op-gen/testing's WebhookInstallOptions: makes a test CA and a serving certificate for
- * `host` (127.0.0.1), rewrites every webhook's `clientConfig.service` (configurations and CRD
- * conversion) to `url: https://<host>:<port><path>` with that CA, and installs them on the control
- * plane. Start the webhook server with `serverOptions`, then `await waitForWebhooks()`.
- */
-export async function installWebhooks(
-  target: Transport | KubeConfig,
-  options: WebhookInstallOptions = {},
-): Promise<WebhookEnvironment> {
-  const host = options.host ?? '127.0.0.1';
-  const port = options.port ?? (await freePort());
-  const certs = await makeWebhookCertificates(host);
-  const caBundle = Buffer.from(certs.caCert).toString('base64');
-  const base = webhookBaseUrl(host, port);
-
+/** The configurations of `paths` and `manifests`, each webhook pointed at `base` with the test CA. */
+function configurationsOf(
+  options: WebhookInstallOptions,
+  base: string,
+  caBundle: string,
+): WebhookConfiguration[] {
   const docs: unknown[] = [];
   for (const path of options.paths ?? [])
     for (const file of filesOf(path)) docs.push(...documentsOf(readFileSync(file, 'utf8'), file));
   for (const [i, m] of (options.manifests ?? []).entries()) docs.push(...documentsOf(m, `manifests[${i}]`));
-  const configurations = docs
-    .filter(isWebhookConfiguration)
-    .map((c) => rewriteWebhookConfiguration(c, base, caBundle));
+  return docs.filter(isWebhookConfiguration).map((c) => rewriteWebhookConfiguration(c, base, caBundle));
+}
 
+/**
+ * One mutating and one validating probe configuration, answered by the server's probe path for a
+ * dry-run ConfigMap with the probe label: installed after the configurations under test, so once the
+ * API server calls a probe, it calls those too.
+ */
+function probeConfigurations(base: string, caBundle: string): WebhookConfiguration[] {
   const suffix = Math.random().toString(36).slice(2, 8);
   const probe = (
     kind: (typeof WEBHOOK_CONFIGURATION_KINDS)[number],
@@ -140,36 +135,48 @@ export async function installWebhooks(
       },
     ],
   });
-  // After the configurations under test: once the API server sees a probe, it sees those too.
-  const probes = [
+  return [
     probe('MutatingWebhookConfiguration', 'mutating'),
     probe('ValidatingWebhookConfiguration', 'validating'),
   ];
+}
 
-  const transport = isTransport(target) ? target : await Transport.fromKubeConfig(target);
-  const owned = transport !== target;
-  const clients = {
-    MutatingWebhookConfiguration: new ResourceClient(transport, kindFor('MutatingWebhookConfiguration')),
-    ValidatingWebhookConfiguration: new ResourceClient(transport, kindFor('ValidatingWebhookConfiguration')),
-  };
-  const installed: WebhookConfiguration[] = [];
-  try {
-    for (const crd of options.crds ?? []) {
-      for (const doc of documentsOf(crd, 'crds')) {
-        const warning = crdConversionWarning(doc);
-        if (warning) process.emitWarning(warning, { code: 'OP_GEN_CRD_WITHOUT_CONVERSION' });
-        await installCrd(transport, rewriteCrdConversion(doc as object, base, caBundle));
-      }
+type ConfigurationClients = Record<
+  (typeof WEBHOOK_CONFIGURATION_KINDS)[number],
+  ResourceClient<WebhookConfiguration>
+>;
+
+/**
+ * Creates the CRDs (conversion pointed at `base`), then the configurations in order; returns those
+ * created. A CRD without a conversion webhook gets a process warning.
+ */
+async function installAll(
+  transport: Transport,
+  clients: ConfigurationClients,
+  crds: readonly (string | object)[],
+  configurations: readonly WebhookConfiguration[],
+  rewrite: { readonly base: string; readonly caBundle: string },
+): Promise<WebhookConfiguration[]> {
+  for (const crd of crds) {
+    for (const doc of documentsOf(crd, 'crds')) {
+      const warning = crdConversionWarning(doc);
+      if (warning) process.emitWarning(warning, { code: 'OP_GEN_CRD_WITHOUT_CONVERSION' });
+      await installCrd(transport, rewriteCrdConversion(doc as object, rewrite.base, rewrite.caBundle));
     }
-    for (const c of [...configurations, ...probes]) {
-      await clients[c.kind].create(c);
-      installed.push(c);
-    }
-  } catch (err) {
-    if (owned) transport.close();
-    throw err;
   }
+  const installed: WebhookConfiguration[] = [];
+  for (const c of configurations) {
+    await clients[c.kind].create(c);
+    installed.push(c);
+  }
+  return installed;
+}
 
+/**
+ * Creates a dry-run ConfigMap with each probe label until the API server's answer carries the probe
+ * message (it called the webhook server); throws with the last answer after `timeoutMs`.
+ */
+async function waitForProbes(transport: Transport, base: string, timeoutMs: number): Promise<void> {
   const configMaps = new ResourceClient(
     transport,
     defineKind<ObjectLike>({
@@ -180,6 +187,85 @@ export async function installWebhooks(
       namespaced: true,
     }),
   );
+  const deadline = Date.now() + timeoutMs;
+  let last: string;
+  for (const value of ['mutating', 'validating']) {
+    for (;;) {
+      try {
+        await configMaps.create(
+          {
+            apiVersion: 'v1',
+            kind: 'ConfigMap',
+            metadata: {
+              generateName: 'op-gen-webhook-probe-',
+              namespace: 'default',
+              labels: { [PROBE_LABEL]: value },
+            },
+          },
+          { dryRun: 'All' },
+        );
+        last = `the ${value} probe was not called yet`;
+      } catch (err) {
+        last = (err as Error).message;
+        if (last.includes(WEBHOOK_PROBE_MESSAGE)) break;
+      }
+      if (Date.now() > deadline)
+        throw new Error(
+          `waitForWebhooks: the API server did not call the webhook server at ${base}: ${last}`,
+        );
+      await sleep(100);
+    }
+  }
+}
+
+/** Deletes what was installed (gone already is fine). */
+async function uninstallAll(
+  clients: ConfigurationClients,
+  installed: readonly WebhookConfiguration[],
+): Promise<void> {
+  for (const c of installed) {
+    try {
+      await clients[c.kind].delete({ name: c.metadata?.name ?? '' });
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+  }
+}
+
+/**
+ * op-gen/testing's WebhookInstallOptions: makes a test CA and a serving certificate for
+ * `host` (127.0.0.1), rewrites every webhook's `clientConfig.service` (configurations and CRD
+ * conversion) to `url: https://<host>:<port><path>` with that CA, and installs them on the control
+ * plane. Start the webhook server with `serverOptions`, then `await waitForWebhooks()`.
+ */
+export async function installWebhooks(
+  target: Transport | KubeConfig,
+  options: WebhookInstallOptions = {},
+): Promise<WebhookEnvironment> {
+  const host = options.host ?? '127.0.0.1';
+  const port = options.port ?? (await freePort());
+  const certs = await makeWebhookCertificates(host);
+  const caBundle = Buffer.from(certs.caCert).toString('base64');
+  const base = webhookBaseUrl(host, port);
+  const configurations = configurationsOf(options, base, caBundle);
+  const probes = probeConfigurations(base, caBundle);
+
+  const transport = isTransport(target) ? target : await Transport.fromKubeConfig(target);
+  const owned = transport !== target;
+  const clients: ConfigurationClients = {
+    MutatingWebhookConfiguration: new ResourceClient(transport, kindFor('MutatingWebhookConfiguration')),
+    ValidatingWebhookConfiguration: new ResourceClient(transport, kindFor('ValidatingWebhookConfiguration')),
+  };
+  let installed: WebhookConfiguration[];
+  try {
+    installed = await installAll(transport, clients, options.crds ?? [], [...configurations, ...probes], {
+      base,
+      caBundle,
+    });
+  } catch (err) {
+    if (owned) transport.close();
+    throw err;
+  }
   return {
     host,
     port,
@@ -187,46 +273,10 @@ export async function installWebhooks(
     caCert: certs.caCert,
     serverOptions: { host, port, certDir: certs.certDir },
     configurations,
-    async waitForWebhooks({ timeoutMs = 30_000 } = {}) {
-      const deadline = Date.now() + timeoutMs;
-      let last: string;
-      for (const value of ['mutating', 'validating']) {
-        for (;;) {
-          try {
-            await configMaps.create(
-              {
-                apiVersion: 'v1',
-                kind: 'ConfigMap',
-                metadata: {
-                  generateName: 'op-gen-webhook-probe-',
-                  namespace: 'default',
-                  labels: { [PROBE_LABEL]: value },
-                },
-              },
-              { dryRun: 'All' },
-            );
-            last = `the ${value} probe was not called yet`;
-          } catch (err) {
-            last = (err as Error).message;
-            if (last.includes(WEBHOOK_PROBE_MESSAGE)) break;
-          }
-          if (Date.now() > deadline)
-            throw new Error(
-              `waitForWebhooks: the API server did not call the webhook server at ${base}: ${last}`,
-            );
-          await sleep(100);
-        }
-      }
-    },
+    waitForWebhooks: ({ timeoutMs = 30_000 } = {}) => waitForProbes(transport, base, timeoutMs),
     async uninstall() {
       try {
-        for (const c of installed) {
-          try {
-            await clients[c.kind].delete({ name: c.metadata?.name ?? '' });
-          } catch (err) {
-            if (!isNotFound(err)) throw err;
-          }
-        }
+        await uninstallAll(clients, installed);
       } finally {
         if (owned) transport.close();
       }

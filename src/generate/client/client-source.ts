@@ -79,23 +79,15 @@ const RUNTIME_IMPORTS = [
   'type WriteOptions',
 ];
 
-/**
- * The typed client module of one kind, laid out as prettier lays it out with the generator's fixed
- * style (single quotes, width 110, trailing commas). Lines that would need prettier's other breaking
- * rules are left long; `fitsClientStyle` says whether the text can be used as it is.
- */
-export function clientSource(k: ClientSourceInput): string {
-  const T = k.localType;
-  const K = k.kind;
-  const apiVersion = `${k.group}/${k.version}`;
-  const typeImport = T === k.typeName ? T : `${k.typeName} as ${T}`;
-  const keyMembers = k.namespaced
-    ? ['readonly namespace: string', 'readonly name: string']
-    : ['readonly name: string'];
-  const applyKey = k.namespaced ? '{ namespace: string; name: string }' : '{ name: string }';
-  const imports = RUNTIME_IMPORTS.filter((name) => k.scale || name !== 'type Scale');
+/** The names a member's text uses: the kind, its local type name. */
+interface Names {
+  readonly K: string;
+  readonly T: string;
+}
 
-  const members: string[] = [
+/** The constructor and the calls every kind has (get, list, watch, create, replace, patch, apply, delete). */
+function coreMembers({ K, T }: Names): string[] {
+  return [
     [
       '  /** The generic client core this one wraps. */',
       `  readonly core: ResourceClient<${T}>;`,
@@ -175,52 +167,60 @@ export function clientSource(k: ClientSourceInput): string {
       'return this.core.delete(key, options);',
     ),
   ];
-  if (k.status) {
-    members.push(
-      member(undefined, 'getStatus', [`key: ${K}Key`], `Promise<${T}>`, 'return this.core.getStatus(key);'),
-      member(
-        'PUT on the status subresource: only status changes are kept; stale resourceVersion is a Conflict.',
-        'replaceStatus',
-        [`obj: ${T}`, 'options?: WriteOptions'],
-        `Promise<${T}>`,
-        'return this.core.replaceStatus(obj, options);',
-      ),
-      member(
-        undefined,
-        'mergePatchStatus',
-        [`key: ${K}Key`, `patch: MergePatch<${T}>`, 'options?: WriteOptions'],
-        `Promise<${T}>`,
-        "return this.core.patchStatus(key, 'merge', patch, options);",
-      ),
-      member(
-        undefined,
-        'jsonPatchStatus',
-        [`key: ${K}Key`, 'operations: readonly JsonPatchOperation[]', 'options?: WriteOptions'],
-        `Promise<${T}>`,
-        "return this.core.patchStatus(key, 'json', operations, options);",
-      ),
-      member(
-        'Server-side apply to the status subresource.',
-        'applyStatus',
-        [`obj: ${K}Apply`, 'options: ApplyOptions'],
-        `Promise<${T}>`,
-        'return this.core.applyStatus(obj, options);',
-      ),
-    );
-  }
-  if (k.scale) {
-    members.push(
-      member(undefined, 'getScale', [`key: ${K}Key`], 'Promise<Scale>', 'return this.core.getScale(key);'),
-      member(
-        'Sets spec.replicas through the scale subresource.',
-        'scale',
-        [`key: ${K}Key`, 'replicas: number', 'options?: WriteOptions'],
-        'Promise<Scale>',
-        'return this.core.patchScale(key, replicas, options);',
-      ),
-    );
-  }
-  members.push(
+}
+
+/** The status subresource's calls. */
+function statusMembers({ K, T }: Names): string[] {
+  return [
+    member(undefined, 'getStatus', [`key: ${K}Key`], `Promise<${T}>`, 'return this.core.getStatus(key);'),
+    member(
+      'PUT on the status subresource: only status changes are kept; stale resourceVersion is a Conflict.',
+      'replaceStatus',
+      [`obj: ${T}`, 'options?: WriteOptions'],
+      `Promise<${T}>`,
+      'return this.core.replaceStatus(obj, options);',
+    ),
+    member(
+      undefined,
+      'mergePatchStatus',
+      [`key: ${K}Key`, `patch: MergePatch<${T}>`, 'options?: WriteOptions'],
+      `Promise<${T}>`,
+      "return this.core.patchStatus(key, 'merge', patch, options);",
+    ),
+    member(
+      undefined,
+      'jsonPatchStatus',
+      [`key: ${K}Key`, 'operations: readonly JsonPatchOperation[]', 'options?: WriteOptions'],
+      `Promise<${T}>`,
+      "return this.core.patchStatus(key, 'json', operations, options);",
+    ),
+    member(
+      'Server-side apply to the status subresource.',
+      'applyStatus',
+      [`obj: ${K}Apply`, 'options: ApplyOptions'],
+      `Promise<${T}>`,
+      'return this.core.applyStatus(obj, options);',
+    ),
+  ];
+}
+
+/** The scale subresource's calls. */
+function scaleMembers({ K }: Names): string[] {
+  return [
+    member(undefined, 'getScale', [`key: ${K}Key`], 'Promise<Scale>', 'return this.core.getScale(key);'),
+    member(
+      'Sets spec.replicas through the scale subresource.',
+      'scale',
+      [`key: ${K}Key`, 'replicas: number', 'options?: WriteOptions'],
+      'Promise<Scale>',
+      'return this.core.patchScale(key, replicas, options);',
+    ),
+  ];
+}
+
+/** The informer and lister constructors for the op-gen runtime. */
+function cacheMembers({ T }: Names): string[] {
+  return [
     member(
       'A typed informer (list + watch into a local store) for the op-gen runtime; call `start()`.',
       'informer',
@@ -235,8 +235,19 @@ export function clientSource(k: ClientSourceInput): string {
       `Lister<${T}>`,
       'return new Lister(informer);',
     ),
-  );
+  ];
+}
 
+/** The import lines, the kind constant and the key, apply and options types before the class. */
+function preamble(k: ClientSourceInput): string[] {
+  const T = k.localType;
+  const K = k.kind;
+  const typeImport = T === k.typeName ? T : `${k.typeName} as ${T}`;
+  const keyMembers = k.namespaced
+    ? ['readonly namespace: string', 'readonly name: string']
+    : ['readonly name: string'];
+  const applyKey = k.namespaced ? '{ namespace: string; name: string }' : '{ name: string }';
+  const imports = RUNTIME_IMPORTS.filter((name) => k.scale || name !== 'type Scale');
   return [
     `// Code generated by op-gen generate client from ${k.sourceFile}. DO NOT EDIT.`,
     'import {',
@@ -244,7 +255,7 @@ export function clientSource(k: ClientSourceInput): string {
     `} from '${k.runtimeModule}';`,
     `import type { ${typeImport} } from '${k.typeModule}';`,
     '',
-    `/** The ${K} kind (${apiVersion}), ${k.namespaced ? 'namespaced' : 'cluster-scoped'}. */`,
+    `/** The ${K} kind (${k.group}/${k.version}), ${k.namespaced ? 'namespaced' : 'cluster-scoped'}. */`,
     `export const ${K}Kind = defineKind<${T}>({`,
     `  group: '${k.group}',`,
     `  version: '${k.version}',`,
@@ -263,11 +274,29 @@ export function clientSource(k: ClientSourceInput): string {
     namespacedOptions(`${K}ListOptions`, "Omit<ListOptions, 'namespace'>", k.namespaced),
     namespacedOptions(`${K}WatchOptions`, "Omit<WatchOptions, 'namespace'>", k.namespaced),
     '',
+  ];
+}
+
+/**
+ * The typed client module of one kind, laid out as prettier lays it out with the generator's fixed
+ * style (single quotes, width 110, trailing commas). Lines that would need prettier's other breaking
+ * rules are left long; `fitsClientStyle` says whether the text can be used as it is.
+ */
+export function clientSource(k: ClientSourceInput): string {
+  const names: Names = { K: k.kind, T: k.localType };
+  const members = [
+    ...coreMembers(names),
+    ...(k.status ? statusMembers(names) : []),
+    ...(k.scale ? scaleMembers(names) : []),
+    ...cacheMembers(names),
+  ];
+  return [
+    ...preamble(k),
     '/**',
-    ` * Typed client for ${K} (${apiVersion}): every call goes to the API server; errors are \`ApiError\`s`,
+    ` * Typed client for ${k.kind} (${k.group}/${k.version}): every call goes to the API server; errors are \`ApiError\`s`,
     ' * (`isNotFound`, `isConflict`, `isAlreadyExists`, `isForbidden`, `isInvalid`).',
     ' */',
-    `export class ${K}Client {`,
+    `export class ${k.kind}Client {`,
     members.join('\n\n'),
     '}',
     '',

@@ -3,7 +3,7 @@ import type { ts as TS } from 'ts-morph';
 import { OpGenError } from '../../errors.ts';
 import { goFormLines, goFormProblems } from '../go-forms.ts';
 import { ProblemsError, type ProblemCollector } from '../../shared/problems.ts';
-import { assertSourcesCompile } from '../../shared/ts-diagnostics.ts';
+import { assertSourcesCompile } from '../../source/ts-diagnostics.ts';
 import { crdMarkers, type CrdMarker } from './markers.ts';
 import { orphanDocComments, type RawTag, type SourceLocation } from '../../markers/index.ts';
 import { findVersionFolders, readGroupVersion } from '../../source/discover.ts';

@@ -1,8 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { OpGenError } from '../../errors.ts';
-import { renderConfig, renderInstaller, type Renderer } from '../../installer/index.ts';
-import { requireProjectFile } from '../../shared/project-file.ts';
+import { renderInstaller } from '../../installer/index.ts';
+import { renderConfig, type Renderer } from '../../kustomize/index.ts';
+import { requireProjectFile } from '../../project/project-file.ts';
 import { sortKeysDeep } from '../../shared/yaml.ts';
 import { readDeploySettings } from '../webhook/deploy-config.ts';
 import { chartTemplates, HEADER } from './chart.ts';

@@ -13,7 +13,7 @@ import { runGenerator, type ResultOf } from '../run.ts';
 import { ts } from '../../source/ts.ts';
 import { ProblemCollector } from '../../shared/problems.ts';
 import { createApiProgram } from '../../source/api-program.ts';
-import { assertSourcesCompile } from '../../shared/ts-diagnostics.ts';
+import { assertSourcesCompile } from '../../source/ts-diagnostics.ts';
 import { findBuilderUses, rulesForUses } from './infer-rules.ts';
 import { renderRbacManifests } from './manifests.ts';
 import { rolesFromRules, type RoleSpec } from './merge-rules.ts';

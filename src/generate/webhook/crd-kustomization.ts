@@ -1,7 +1,7 @@
 import type { Document } from 'yaml';
 import { yamlPackage } from '../../shared/yaml-package.ts';
 import { OpGenError } from '../../errors.ts';
-import { parseKustomizationDocument } from '../../shared/kustomization-document.ts';
+import { parseKustomizationDocument } from '../../kustomize/kustomization-document.ts';
 
 /** The patch files `generate webhook` owns in config/crd, as config/crd/kustomization.yaml names them. */
 export const CONVERSION_PATCH_PREFIX = 'patches/webhook_in_';

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { yamlPackage } from '../../shared/yaml-package.ts';
 import { OpGenError } from '../../errors.ts';
-import type { ProjectFile } from '../../shared/project-file.ts';
+import type { ProjectFile } from '../../project/project-file.ts';
 import { sortKeysDeep, toYaml } from '../../shared/yaml.ts';
 import {
   DEFAULT_SERVICE_NAME,

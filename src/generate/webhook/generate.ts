@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { OpGenError } from '../../errors.ts';
 import type { OutputFile } from '../../shared/atomic-write.ts';
-import { apiGroup, type ProjectFile } from '../../shared/project-file.ts';
+import { apiGroup, type ProjectFile } from '../../project/project-file.ts';
 import type {
   GenerateOptions,
   Generator,

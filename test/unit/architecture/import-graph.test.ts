@@ -75,6 +75,7 @@ const LOWER = [
   'k8s-names',
   'kustomize',
   'source',
+  'project',
   'generation',
   'runtime',
   'client',
@@ -88,14 +89,21 @@ const UPPER = [
   'cli',
   'crd-diff',
   'installer',
-  'build',
+  'image-bundle',
   'dev-loop',
   'testing',
 ];
 /** The runtime an operator loads (op-gen/runtime): what it reaches must not include a generator. */
 const RUNTIME = ['runtime', 'client'];
 /** Folders that generate, scaffold or render: code an operator never runs. */
-const GENERATORS = [...UPPER.filter((f) => f !== 'testing'), 'generation', 'source', 'markers', 'kustomize'];
+const GENERATORS = [
+  ...UPPER.filter((f) => f !== 'testing'),
+  'generation',
+  'source',
+  'project',
+  'markers',
+  'kustomize',
+];
 
 /** The top folder of a module of src/, or undefined for a file directly in src/ (errors.ts, version.ts, index.ts). */
 function folderOf(file: string): string | undefined {

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import ts from 'typescript';
-import { NAME_RESOLUTION_CODES } from '../../../src/shared/ts-diagnostics.ts';
+import { NAME_RESOLUTION_CODES } from '../../../src/source/ts-diagnostics.ts';
 
 /**
  * Mutants of a project's API sources for the property tests of issue 14: a token deleted or

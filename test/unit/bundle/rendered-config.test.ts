@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { spawnSync } from 'node:child_process';
 import { parse } from 'yaml';
 import { opGen, sampleProject } from './project.ts';
 
@@ -91,4 +92,31 @@ describe('op-gen bundle reads config/ through the kustomize renderer', () => {
       assert.throws(() => readFileSync(join(project, CSV)), /ENOENT/);
     }
   });
+
+  const kubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' }).status === 0;
+  it(
+    '--renderer kubectl renders config/ with kubectl kustomize (the choice of kustomize/render-config.ts)',
+    {
+      skip: kubectl ? false : 'kubectl is not on PATH',
+    },
+    () => {
+      // configMapGenerator: op-gen's renderer refuses it (above); kubectl kustomize renders it.
+      const project = sampleProject();
+      append(
+        project,
+        'config/manager/kustomization.yaml',
+        'configMapGenerator:\n  - name: x\n    literals: [a=b]\n',
+      );
+      assert.equal(opGen(project, ...ARGS).status, 1);
+      const r = opGen(project, ...ARGS, '--renderer', 'kubectl');
+      assert.equal(r.status, 0, r.stderr);
+      assert.equal(
+        deploymentOf(project).spec.template.spec.containers[0]?.image,
+        'memcached-operator:latest',
+      );
+      const bad = opGen(project, ...ARGS, '--renderer', 'kustomize');
+      assert.equal(bad.status, 2, bad.stderr);
+      assert.match(bad.stderr, /--renderer kustomize: one of auto, kubectl, op-gen/);
+    },
+  );
 });

@@ -7,7 +7,7 @@ import type { JSONSchemaProps } from '../../../src/api-types/json-schema.ts';
 import { main } from '../../../src/cli/main.ts';
 import { checkCelRule } from '../../../src/generate/crd/cel-check.ts';
 import { embeddedObjectMetaSchema } from '../../../src/generate/crd/embedded-object-meta.ts';
-import { projectFileProblems } from '../../../src/shared/project-file-shape.ts';
+import { projectFileProblems } from '../../../src/project/project-file-shape.ts';
 import { sink } from '../../helpers/io.ts';
 
 /**

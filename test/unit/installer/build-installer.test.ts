@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { parseAllDocuments } from 'yaml';
 import { OpGenError } from '../../../src/errors.ts';
 import { buildInstaller } from '../../../src/installer/index.ts';
-import { withManagerImage } from '../../../src/installer/set-image.ts';
+import { withManagerImage } from '../../../src/kustomize/set-image.ts';
 import { toolSkip, withKubectlShim } from '../../helpers/tools.ts';
 import { opGen, sampleProject } from '../bundle/project.ts';
 

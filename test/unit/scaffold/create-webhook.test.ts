@@ -79,6 +79,26 @@ describe('op-gen create webhook', () => {
     assert.deepEqual(snapshot(root), before);
   });
 
+  it('--check plans through emit and writes nothing: lists the files it would write, exits 1', async () => {
+    const before = snapshot(root);
+    const args = ['create', 'webhook', '--group', 'cache', '--version', 'v1', '--kind', 'Single'];
+    const r = await run(root, ...args, '--defaulting', '--check');
+    assert.equal(r.code, 1, `${r.out}${r.err}`);
+    assert.match(
+      r.out,
+      /create webhook would write for Single cache\.example\.com\/v1: .*src\/webhooks\/cache\/v1\/single\.webhook\.ts/,
+    );
+    for (const edited of [
+      'op-gen.yaml',
+      'src/main.ts',
+      'config/default/kustomization.yaml',
+      'src/webhooks/index.ts',
+    ])
+      assert.ok(r.out.includes(edited), `${edited} is listed: ${r.out}`);
+    assert.match(r.err, /create webhook --check: \d+ file\(s\) would change/);
+    assert.deepEqual(snapshot(root), before);
+  });
+
   it('scaffolds defaulting + validation and conversion, registers them, records them, runs generate webhook', async () => {
     await ok(
       root,

@@ -5,7 +5,7 @@ import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { createApi } from '../../../src/scaffold/create-api.ts';
 import { initProject } from '../../../src/scaffold/init.ts';
-import { readProjectFile } from '../../../src/shared/project-file.ts';
+import { readProjectFile } from '../../../src/project/project-file.ts';
 import { quietIo, typecheckAgainstSources } from './helpers.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));

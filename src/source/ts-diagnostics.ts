@@ -1,5 +1,5 @@
 import type { ts as TS } from 'ts-morph';
-import { ProblemsError, type Problem } from './problems.ts';
+import { ProblemsError, type Problem } from '../shared/problems.ts';
 
 /**
  * The compiler errors that mean a name or module does not resolve: what a typo or a broken import

@@ -6,7 +6,7 @@ import {
   selectorFromSet,
   selectorMatches,
   selectorString,
-} from '../../../src/k8s-names/label-selector.ts';
+} from '../../../src/client/label-selector.ts';
 import { compileSelector } from '../../../src/runtime/label-selector.ts';
 
 /**

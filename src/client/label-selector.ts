@@ -1,4 +1,4 @@
-import { labelKeyErrors, labelValueErrors } from './dns.ts';
+import { labelKeyErrors, labelValueErrors } from '../k8s-names/dns.ts';
 
 /**
  * Label selectors as k8s.io/apimachinery/pkg/labels parses, validates, matches and prints them

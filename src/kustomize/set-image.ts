@@ -1,6 +1,6 @@
 import { yamlPackage } from '../shared/yaml-package.ts';
 import { OpGenError } from '../errors.ts';
-import { parseKustomizationDocument } from '../shared/kustomization-document.ts';
+import { parseKustomizationDocument } from './kustomization-document.ts';
 
 /** The manager container's image placeholder in config/manager (kubebuilder's `controller`). */
 export const MANAGER_IMAGE_NAME = 'controller';

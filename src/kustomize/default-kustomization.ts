@@ -1,6 +1,7 @@
 import { OpGenError } from '../errors.ts';
-import { applyDeploymentTransforms, type ImageEntry } from '../kustomize/index.ts';
-import type { Manifest } from './manifests.ts';
+import { applyDeploymentTransforms } from './apply-one.ts';
+import type { ImageEntry } from './transformers.ts';
+import type { JsonObject } from '../json/json.ts';
 
 /** The manager patch `op-gen create webhook` adds: OLM mounts the webhook certificate itself. */
 const OLM_REPLACED_PATCHES = new Set(['manager_webhook_patch.yaml']);
@@ -58,10 +59,10 @@ export function checkDefaultKustomization(
 }
 
 /** config/default's images and replicas on (a copy of) the manager Deployment. */
-export function withDefaultTransforms<T extends Manifest>(
+export function withDefaultTransforms<T extends object>(
   deployment: T,
   transforms: { images: ImageEntry[]; replicas: { name: string; count: number }[] },
 ): T {
   if (transforms.images.length === 0 && transforms.replicas.length === 0) return deployment;
-  return applyDeploymentTransforms(deployment as never, transforms) as unknown as T;
+  return applyDeploymentTransforms(deployment as JsonObject, transforms) as unknown as T;
 }

@@ -1,7 +1,7 @@
 import type { Document } from 'yaml';
-import { yamlPackage } from './yaml-package.ts';
+import { yamlPackage } from '../shared/yaml-package.ts';
 import { OpGenError } from '../errors.ts';
-import { unresolvedAliasOffset, yamlErrorMessage } from './yaml-documents.ts';
+import { unresolvedAliasOffset, yamlErrorMessage } from '../shared/yaml-documents.ts';
 
 /**
  * A kustomization.yaml parsed for editing with its comments kept; an error naming `file` when it is

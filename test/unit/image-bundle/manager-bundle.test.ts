@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { buildManager, MANAGER_BUNDLE_HEADER } from '../../../src/build/index.ts';
+import { buildManager, MANAGER_BUNDLE_HEADER } from '../../../src/image-bundle/index.ts';
 import { OpGenError } from '../../../src/errors.ts';
 import { opGen } from '../bundle/project.ts';
 

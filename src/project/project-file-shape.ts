@@ -8,7 +8,7 @@
 
 import { isApiVersion, isKindName } from '../k8s-names/api-names.ts';
 import { dns1123LabelErrors, dns1123SubdomainErrors } from '../k8s-names/dns.ts';
-import { describeValue, isMapping } from './value-shape.ts';
+import { describeValue, isMapping } from '../shared/value-shape.ts';
 
 type Check = (value: unknown) => boolean;
 

@@ -5,7 +5,7 @@ import {
   parseSelector,
   selectorMatches,
   selectorString,
-} from '../../../src/k8s-names/label-selector.ts';
+} from '../../../src/client/label-selector.ts';
 
 /**
  * Cases that kill the mutants the apimachinery table (label-selector.test.ts) let survive

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OpGenError } from '../errors.ts';
-import { toYaml } from './yaml.ts';
+import { toYaml } from '../shared/yaml.ts';
 import { projectFileProblems } from './project-file-shape.ts';
-import { ProblemsError } from './problems.ts';
+import { ProblemsError } from '../shared/problems.ts';
 import { CORE_SCHEMA, loadAll } from 'js-yaml';
 
 export const PROJECT_FILE = 'op-gen.yaml';

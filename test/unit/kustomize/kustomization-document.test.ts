@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { OpGenError } from '../../../src/errors.ts';
-import { parseKustomizationDocument } from '../../../src/shared/kustomization-document.ts';
+import { parseKustomizationDocument } from '../../../src/kustomize/kustomization-document.ts';
 
 /** The message of the error `parseKustomizationDocument` throws for `text`. */
 function errorOf(text: string): string {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { main } from '../../../src/cli/main.ts';
-import { readProjectFile } from '../../../src/shared/project-file.ts';
+import { readProjectFile } from '../../../src/project/project-file.ts';
 import { sink } from '../../helpers/io.ts';
 
 /** A broken op-gen.yaml is one clear line naming the file and what to do, exit 1, nothing written. */
