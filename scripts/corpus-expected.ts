@@ -10,7 +10,8 @@
  * (`source`). The API files named there are copied into a throw-away Go module
  * (bench/compare/corpus-go.ts: the project's module path, k8s.io/api and k8s.io/apimachinery at
  * K8S_API, default v0.37.2, the release op-gen's built-in types default to), so the Go files are not
- * kept here (CI cannot fetch; each project's SOURCE says where they are).
+ * kept here (each project's SOURCE says where they are; scripts/check-controller-gen-outputs.ts
+ * clones them in CI).
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';

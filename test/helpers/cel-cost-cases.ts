@@ -1,4 +1,5 @@
 import type { JSONSchemaProps } from '../../src/api-types/json-schema.ts';
+import { PER_CRD_COST_LIMIT, PER_RULE_COST_LIMIT, ruleCosts } from '../../src/generate/crd/cel-cost.ts';
 
 /**
  * Rules and schemas around the API server's CEL cost limits, with the verdict kube-apiserver v1.37.2
@@ -10,6 +11,24 @@ export interface CostCase {
   /** The schema of `spec`. */
   readonly spec: JSONSchemaProps;
   readonly server: 'accept' | 'reject';
+  /** Rules on the root of the resource (where `self.metadata.name` is readable). */
+  readonly root?: readonly string[];
+}
+
+/** op-gen's verdict on a case: its cost estimate against the API server's two limits. */
+export function opGenCostVerdict(c: CostCase): 'accept' | 'reject' {
+  const costs = ruleCosts(rootSchemaOf(c), 'Cost');
+  const sum = costs.reduce((n, r) => n + r.total, 0);
+  return costs.some((r) => r.total > PER_RULE_COST_LIMIT) || sum > PER_CRD_COST_LIMIT ? 'reject' : 'accept';
+}
+
+/** The root schema of the CRD around a case: its spec, and its root rules if any. */
+export function rootSchemaOf(c: CostCase): JSONSchemaProps {
+  return {
+    type: 'object',
+    properties: { spec: c.spec },
+    ...(c.root ? { 'x-kubernetes-validations': c.root.map((rule) => ({ rule })) } : {}),
+  };
 }
 
 const str = (maxLength?: number): JSONSchemaProps => ({
@@ -157,6 +176,102 @@ export const COST_CASES: readonly CostCase[] = [
   {
     name: 'string equality on unbounded strings in an unbounded list',
     spec: spec({ items: list(item(['self.name == self.name.lowerAscii()'])) }),
+    server: 'reject',
+  },
+  // Found by comparing with the API server's estimator (apiextensions-apiserver schema/cel
+  // sizeEstimator): it looks a field up by its escaped name only, so a field selected by its
+  // reserved name (`self.namespace`), a map's value selected with a dot, or an optional selection
+  // (`self.?a`) has no size for the estimate, and whatever reads it is counted at 2^64.
+  {
+    name: 'all() over a bounded list selected by its reserved name',
+    spec: spec({ namespace: list(str(10), 5) }, ['self.namespace.all(x, x.size() > 0)']),
+    server: 'reject',
+  },
+  {
+    name: 'all() over the same list selected by its escaped name',
+    spec: spec({ namespace: list(str(10), 5) }, ['self.__namespace__.all(x, x.size() > 0)']),
+    server: 'accept',
+  },
+  {
+    name: 'contains on a bounded string selected by its reserved name',
+    spec: spec({ namespace: str(63) }, ["self.namespace.contains('x')"]),
+    server: 'reject',
+  },
+  {
+    name: 'contains on the same string selected by its escaped name',
+    spec: spec({ namespace: str(63) }, ["self.__namespace__.contains('x')"]),
+    server: 'accept',
+  },
+  {
+    name: 'size() of a string selected by its reserved name (no size needed)',
+    spec: spec({ namespace: str(63) }, ['self.namespace.size() <= 63']),
+    server: 'accept',
+  },
+  {
+    name: "contains on a bounded map's value selected with a dot",
+    spec: spec({ labels: { type: 'object', additionalProperties: str(63), maxProperties: 8 } }, [
+      "self.labels.app.contains('x')",
+    ]),
+    server: 'reject',
+  },
+  {
+    name: "contains on the same map's value selected with an index",
+    spec: spec({ labels: { type: 'object', additionalProperties: str(63), maxProperties: 8 } }, [
+      "self.labels['app'].contains('x')",
+    ]),
+    server: 'accept',
+  },
+  {
+    name: 'contains on a bounded string read through an optional selection',
+    spec: spec({ name: str(63) }, ["self.?name.orValue('').contains('x')"]),
+    server: 'reject',
+  },
+  {
+    name: "contains on a bounded map's value read through an optional index",
+    spec: spec({ labels: { type: 'object', additionalProperties: str(63), maxProperties: 8 } }, [
+      "self.labels[?'app'].orValue('').contains('x')",
+    ]),
+    server: 'reject',
+  },
+  {
+    name: 'contains on the same string read after has()',
+    spec: spec({ name: str(63) }, ["!has(self.name) || self.name.contains('x')"]),
+    server: 'accept',
+  },
+  {
+    name: "contains on a bounded string's old value (optionalOldSelf)",
+    spec: spec({
+      uid: {
+        type: 'string',
+        maxLength: 64,
+        'x-kubernetes-validations': [
+          { rule: '!oldSelf.hasValue() || oldSelf.value().contains(self)', optionalOldSelf: true },
+        ],
+      },
+    }),
+    server: 'reject',
+  },
+  {
+    name: 'the same rule without optionalOldSelf',
+    spec: spec({
+      uid: {
+        type: 'string',
+        maxLength: 64,
+        'x-kubernetes-validations': [{ rule: 'oldSelf.contains(self)' }],
+      },
+    }),
+    server: 'accept',
+  },
+  {
+    name: 'metadata.name at the root is capped at 253 characters',
+    spec: spec({ names: list(str(10), 100) }),
+    root: ['self.spec.names.all(n, self.metadata.name.contains(n))'],
+    server: 'accept',
+  },
+  {
+    name: 'apiVersion at the root is an unbounded string',
+    spec: spec({ names: list(str(10), 100) }),
+    root: ['self.spec.names.all(n, self.apiVersion.contains(n))'],
     server: 'reject',
   },
 ];

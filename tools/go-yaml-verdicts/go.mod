@@ -2,4 +2,6 @@ module opgen.local/go-yaml-verdicts
 
 go 1.22
 
-require sigs.k8s.io/yaml v1.4.0
+require sigs.k8s.io/yaml v1.6.0
+
+require go.yaml.in/yaml/v2 v2.4.4 // indirect

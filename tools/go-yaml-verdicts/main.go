@@ -1,7 +1,8 @@
 // Prints, for every case of cases.json, what sigs.k8s.io/yaml (go-yaml, as Kubernetes reads YAML)
 // makes of it: the JSON value, or the error, with Unmarshal and with UnmarshalStrict. The output is
 // committed as verdicts.json; test/unit/shared/yaml-go-verdicts.test.ts holds op-gen's YAML reader
-// to it. Run: (cd tools/go-yaml-verdicts && go run . > verdicts.json && npx prettier --write verdicts.json).
+// to it. go.mod pins sigs.k8s.io/yaml v1.6.0 and go.yaml.in/yaml/v2 v2.4.4, the versions
+// k8s.io/apimachinery v0.37.2 (Kubernetes 1.37) builds with. Run: (cd tools/go-yaml-verdicts && go run . > verdicts.json && npx prettier --write verdicts.json).
 // Not a run-time dependency.
 package main
 

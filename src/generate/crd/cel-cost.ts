@@ -1,4 +1,4 @@
-import { parse, type ASTNode } from '@marcbachmann/cel-js';
+import { Environment, type ASTNode } from '@marcbachmann/cel-js';
 import type { JSONSchemaProps } from '../../api-types/json-schema.ts';
 
 /**
@@ -24,12 +24,18 @@ export const PER_CRD_COST_LIMIT = 100_000_000;
 const MAX_REQUEST_BYTES = 3 * 1024 * 1024;
 const UINT64_MAX = 2 ** 64 - 1;
 
-/** Something a rule reads whose size the schema does not bound. */
+/**
+ * Something a rule reads whose size the API server's estimate does not know: either the schema does
+ * not bound it (add the marker), or the rule reads it in a way the server's size lookup cannot follow
+ * (`rewrite`: a bound would not help; write the selection differently).
+ */
 export interface MissingBound {
   /** The type path, e.g. `Guard.spec.rules`. */
   readonly path: string;
   /** The marker that bounds it. */
   readonly marker: '@maxItems' | '@maxLength' | '@maxProperties';
+  /** How to write the selection so the server finds the bounds, e.g. "write `self.__namespace__` ...". */
+  readonly rewrite?: string;
 }
 
 interface Info {
@@ -85,9 +91,16 @@ export function minSerializedSize(schema: JSONSchemaProps): number {
   }
 }
 
-/** What the cost model knows about a value of `schema` found at `path`. */
-function infoOf(schema: JSONSchemaProps, path: string): Info {
+/**
+ * What the cost model knows about a value of `schema` found at `path`. With `lost`, the rule reaches
+ * the value in a way the server's size lookup cannot follow (apiextensions' sizeEstimator walks the
+ * selection path by escaped field names only): its type is known, its size and that of everything
+ * under it is cel-go's unknown size, 2^64.
+ */
+function infoOf(schema: JSONSchemaProps, path: string, lost?: MissingBound): Info {
+  if (lost) return lostInfoOf(schema, path, lost);
   const unbounded = (marker: MissingBound['marker']): MissingBound => ({ path, marker });
+  if (schema['x-kubernetes-embedded-resource']) schema = withTypeAndObjectMeta(schema);
   if (schema['x-kubernetes-int-or-string']) {
     return schema.maxLength !== undefined
       ? { kind: 'unknown', size: schema.maxLength * 4, schema, path }
@@ -131,17 +144,7 @@ function infoOf(schema: JSONSchemaProps, path: string): Info {
         const size = Math.floor((MAX_REQUEST_BYTES - 2) / (minSerializedSize(values) + 6));
         return { kind: 'map', size, schema, path, elem, unbounded: unbounded('@maxProperties') };
       }
-      const props = schema.properties ?? {};
-      return {
-        kind: 'object',
-        size: 0,
-        schema,
-        path,
-        field: (name) => {
-          const prop = props[name] ?? props[unescape(name)];
-          return prop ? infoOf(prop, `${path}.${unescape(name)}`) : UNKNOWN;
-        },
-      };
+      return { kind: 'object', size: 0, schema, path, field: (name) => fieldInfo(schema, path, name) };
     }
     case 'integer':
     case 'number':
@@ -153,15 +156,92 @@ function infoOf(schema: JSONSchemaProps, path: string): Info {
   }
 }
 
-/** CEL's escaped property names back to the schema's (`__dash__` → `-`...). */
-function unescape(name: string): string {
-  const reserved = /^__(.+)__$/.exec(name);
-  if (reserved?.[1] && !reserved[1].includes('__')) return reserved[1];
-  return name
-    .replace(/__dash__/g, '-')
-    .replace(/__dot__/g, '.')
-    .replace(/__slash__/g, '/')
-    .replace(/__underscores__/g, '__');
+/** The value of a field of an object as a rule selects it (`self.<name>`). */
+function fieldInfo(schema: JSONSchemaProps, path: string, name: string, lost?: MissingBound): Info {
+  const props = schema.properties ?? {};
+  const exact = Object.keys(props).find((p) => escape(p) === name);
+  if (exact !== undefined) return infoOf(props[exact]!, `${path}.${exact}`, lost);
+  // The type checker also finds a field by its reserved name unescaped (`self.namespace`), the size
+  // lookup does not: the server counts such a value at 2^64 whatever its bounds.
+  const reserved = RESERVED.has(name) ? props[name] : undefined;
+  if (!reserved) return UNKNOWN;
+  const at = `${path}.${name}`;
+  return infoOf(reserved, at, lost ?? lostBy(at, insteadOf(`.${name}`, `.__${name}__`)));
+}
+
+/** A value whose bounds the server's estimate cannot see, and `advice`: how to write the rule so it can. */
+function lostBy(path: string, advice: string): MissingBound {
+  return {
+    path,
+    marker: '@maxLength',
+    rewrite: `${advice} (reached that way, ${path} has no size in the API server's cost estimate, whatever its bounds)`,
+  };
+}
+
+/** "write `b` instead of `a`" */
+const insteadOf = (a: string, b: string): string => `write \`${b}\` instead of \`${a}\``;
+
+/** `infoOf` for a value the server's size lookup cannot reach: sizes unknown (2^64) all the way down. */
+function lostInfoOf(schema: JSONSchemaProps, path: string, lost: MissingBound): Info {
+  if (schema['x-kubernetes-embedded-resource']) schema = withTypeAndObjectMeta(schema);
+  const big = { size: UINT64_MAX, schema, path, unbounded: lost };
+  if (schema['x-kubernetes-int-or-string']) return { kind: 'unknown', ...big };
+  switch (schema.type) {
+    case 'string':
+      if (schema.format === 'duration' || schema.format === 'date-time' || schema.format === 'date')
+        return { kind: 'scalar', size: 1 };
+      return { kind: schema.format === 'byte' ? 'bytes' : 'string', ...big };
+    case 'array': {
+      const items = schema.items;
+      return { kind: 'list', ...big, elem: () => (items ? infoOf(items, `${path}[]`, lost) : UNKNOWN) };
+    }
+    case 'object': {
+      const values = schema.additionalProperties;
+      if (typeof values === 'object')
+        return { kind: 'map', ...big, elem: () => infoOf(values, `${path}.*`, lost) };
+      return { kind: 'object', size: 0, schema, path, field: (name) => fieldInfo(schema, path, name, lost) };
+    }
+    case 'integer':
+    case 'number':
+    case 'boolean':
+      // cel-go's size of a scalar type when the estimator has none.
+      return { kind: 'scalar', size: 1 };
+    default:
+      return UNKNOWN;
+  }
+}
+
+/** CEL's reserved words: a property with such a name is `__name__` in a rule (apiserver's Escape). */
+const RESERVED = new Set([
+  'true',
+  'false',
+  'null',
+  'in',
+  'as',
+  'break',
+  'const',
+  'continue',
+  'else',
+  'for',
+  'function',
+  'if',
+  'import',
+  'let',
+  'loop',
+  'package',
+  'namespace',
+  'return',
+  'var',
+  'void',
+  'while',
+]);
+
+/** A property name as a rule selects it (apiserver's Escape): `__namespace__`, `a__dash__b`, ... */
+function escape(name: string): string {
+  if (RESERVED.has(name)) return `__${name}__`;
+  return name.replace(/__|[-./]/g, (m) =>
+    m === '__' ? '__underscores__' : m === '.' ? '__dot__' : m === '-' ? '__dash__' : '__slash__',
+  );
 }
 
 interface Estimate {
@@ -211,12 +291,15 @@ class Estimator {
         const [operand, name] = node.args;
         const o = this.estimate(operand);
         const selectCost = o.info.kind === 'scalar' || o.info.kind === 'list' ? 0 : 1;
-        const info =
-          o.info.kind === 'object' && o.info.field
-            ? o.info.field(name)
-            : o.info.kind === 'map' && o.info.elem
-              ? o.info.elem()
-              : UNKNOWN;
+        // The server sizes a selection by its path: an optional selection has none, and a map's
+        // path has no fields, so both are counted at 2^64 however the schema bounds them.
+        let info = UNKNOWN;
+        if (o.info.kind === 'object' && o.info.field) {
+          info = o.info.field(name);
+          if (node.op === '.?') info = lose(info, insteadOf(`x.?${name}`, `has(x.${name}) && x.${name}`));
+        } else if (o.info.kind === 'map' && o.info.elem) {
+          info = lose(o.info.elem(), insteadOf(`.${name}`, `['${name}']`));
+        }
         return { cost: o.cost + selectCost, info };
       }
       case '[]':
@@ -224,7 +307,11 @@ class Estimator {
         const [target, index] = node.args;
         const t = this.estimate(target);
         const i = this.estimate(index);
-        return { cost: 1 + t.cost + i.cost, info: t.info.elem ? t.info.elem() : UNKNOWN };
+        const elem = t.info.elem ? t.info.elem() : UNKNOWN;
+        return {
+          cost: 1 + t.cost + i.cost,
+          info: node.op === '[?]' ? lose(elem, insteadOf('x[?key]', 'key in x && x[key]')) : elem,
+        };
       }
       case '&&':
       case '||': {
@@ -370,6 +457,18 @@ class Estimator {
             info: { kind: 'list', size: on.size, elem: () => ({ kind: 'string', size: on.size }) },
           };
         break;
+      case 'orValue':
+      case 'value':
+        // The server has no size for an optional's value (no path leads to it).
+        if (target)
+          return {
+            cost: 1 + argCost,
+            info: lose(
+              on,
+              `read it without \`${name}()\` (after has(), or in a rule without optionalOldSelf)`,
+            ),
+          };
+        break;
       case 'url':
         if (!target) return { cost: factor(strSize(on), 0.1) + argCost, info: UNKNOWN };
         break;
@@ -434,6 +533,9 @@ class Estimator {
   }
 }
 
+/** Parses rules as the API server's environment does: optional syntax (`x.?f`, `m[?k]`) included. */
+const PARSER = new Environment({ enableOptionalTypes: true });
+
 /** The estimated worst-case cost of one evaluation of `rule` with `self` of `schema` at `path`. */
 export function estimateRuleCost(
   rule: string,
@@ -442,7 +544,7 @@ export function estimateRuleCost(
 ): { cost: number; missing: MissingBound[] } | undefined {
   let ast: ASTNode;
   try {
-    ast = parse(rule).ast;
+    ast = PARSER.parse(rule).ast;
   } catch {
     return undefined; // the syntax check reports it
   }
@@ -465,15 +567,46 @@ export interface RuleCost {
   readonly missing: readonly MissingBound[];
 }
 
-/** The root as the server types it for CEL: `metadata` has `name` and `generateName` strings. */
-function withObjectMeta(root: JSONSchemaProps): JSONSchemaProps {
-  const meta = root.properties?.metadata;
-  if (!meta || meta.properties) return root;
+/** metadata.name's bound in CEL at a resource's root (DNS-1123 subdomain, apiextensions' nameMaxLength). */
+const NAME_MAX_LENGTH = 253;
+
+/**
+ * A resource's root (the CRD's or an embedded resource's) as the server types it for CEL
+ * (apiextensions' WithTypeAndObjectMeta): `kind` and `apiVersion` strings, `metadata` with only
+ * `name` and `generateName`, capped at 253 and 252 characters (or the schema's shorter maxLength).
+ */
+function withTypeAndObjectMeta(root: JSONSchemaProps): JSONSchemaProps {
+  const p = root.properties ?? {};
+  const meta = p.metadata?.properties;
+  if (
+    p.kind?.type === 'string' &&
+    p.apiVersion?.type === 'string' &&
+    p.metadata?.type === 'object' &&
+    meta?.name?.type === 'string' &&
+    meta.generateName?.type === 'string'
+  )
+    return root;
+  const capped = (existing: JSONSchemaProps | undefined, max: number): JSONSchemaProps => ({
+    type: 'string',
+    maxLength: existing?.maxLength !== undefined && existing.maxLength < max ? existing.maxLength : max,
+  });
   const metadata: JSONSchemaProps = {
-    ...meta,
-    properties: { name: { type: 'string' }, generateName: { type: 'string' } },
+    type: 'object',
+    properties: {
+      name: capped(meta?.name, NAME_MAX_LENGTH),
+      generateName: capped(meta?.generateName, NAME_MAX_LENGTH - 1),
+    },
   };
-  return { ...root, properties: { ...root.properties, metadata } };
+  return {
+    ...root,
+    properties: { ...p, kind: { type: 'string' }, apiVersion: { type: 'string' }, metadata },
+  };
+}
+
+/** `info` as the server sizes it when reached by a selection it cannot follow (see `infoOf`'s `lost`). */
+function lose(info: Info, advice: string): Info {
+  if (info.unbounded?.rewrite || !info.schema || !info.path) return info;
+  return lostInfoOf(info.schema, info.path, lostBy(info.path, advice));
 }
 
 /**
@@ -524,7 +657,7 @@ export function ruleCosts(root: JSONSchemaProps, kind: string): RuleCost[] {
     if (typeof node.additionalProperties === 'object')
       walk(node.additionalProperties, `${path}.*`, childBounded, above);
   };
-  walk(withObjectMeta(root), kind, 1, []);
+  walk(withTypeAndObjectMeta(root), kind, 1, []);
   return out;
 }
 
@@ -535,7 +668,9 @@ const n = (x: number): string =>
 export function boundsToAdd(missing: readonly MissingBound[]): string {
   const seen = new Set<string>();
   const parts: string[] = [];
+  const rewrites = [...new Set(missing.flatMap((m) => (m.rewrite ? [m.rewrite] : [])))];
   for (const m of missing) {
+    if (m.rewrite) continue;
     const item = m.path.endsWith('[]');
     const text = item ? `@items:${m.marker.slice(1)} to ${m.path.slice(0, -2)}` : `${m.marker} to ${m.path}`;
     if (!seen.has(text)) {
@@ -543,7 +678,9 @@ export function boundsToAdd(missing: readonly MissingBound[]): string {
       parts.push(text);
     }
   }
-  return parts.length > 0 ? `add ${parts.join(', ')}` : 'simplify the rule';
+  const add = parts.length > 0 ? [`add ${parts.join(', ')}`] : [];
+  const all = [...rewrites, ...add];
+  return all.length > 0 ? all.join('; ') : 'simplify the rule';
 }
 
 /** The problem text for a rule over the per-rule limit. */

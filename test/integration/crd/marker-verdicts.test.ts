@@ -4,13 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
+import fc from 'fast-check';
 import type { JSONSchemaProps } from '../../../src/api-types/json-schema.ts';
 import { crdAroundSpec, type CrdObject } from '../../helpers/crds.ts';
 import { main } from '../../../src/cli/main.ts';
 import { defineKind } from '../../../src/client/kind.ts';
 import { ResourceClient } from '../../../src/client/resource-client.ts';
 import { Transport } from '../../../src/client/transport.ts';
-import { crdMarkers } from '../../../src/generate/crd/markers.ts';
+import { crdMarkers, crdMarkerSpecs } from '../../../src/generate/crd/markers.ts';
 import { parseDocComment } from '../../../src/markers/index.ts';
 import {
   controlPlaneSkip,
@@ -201,6 +202,111 @@ function uncheckedSchema(c: Case): JSONSchemaProps {
   return schema;
 }
 
+/**
+ * Issue 37 item 6's property: marker combinations drawn from the registry (crdMarkerSpecs: the
+ * value-keyword markers, with arguments of each spec's value type, `@items:` on lists) on each field
+ * type; op-gen must refuse every CRD the server refuses, and name file:line when it refuses. What op-gen
+ * refuses beyond the server (unsatisfiable or pointless combinations) is printed, not asserted.
+ */
+const PROPERTY_RUNS = Number(process.env.OP_GEN_FUZZ_RUNS ?? 100);
+const DRAWN = [
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+  'enum',
+  'default',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'minProperties',
+  'maxProperties',
+] as const;
+const DRAWN_SPECS = DRAWN.map((name) => {
+  const spec = crdMarkerSpecs.find((s) => s.name === name);
+  if (!spec) throw new Error(`@${name} is not in the marker registry`);
+  return spec;
+});
+/** Arguments by the spec's value type (and, for free-form ones, by marker). */
+function argFor(name: string, type: string | undefined): fc.Arbitrary<string> {
+  if (name === 'pattern')
+    return fc.constantFrom('^[a-z]+$', '^([a-z', '(?=x)a', '^[0-9]{2}$', 'a{1001}', '^x$');
+  if (name === 'format')
+    return fc.constantFrom('date-time', 'email', 'uuid', 'int32', 'byte', 'not-a-format');
+  if (name === 'default')
+    return fc.constantFrom(
+      '"a"',
+      '"bb"',
+      '"2024-01-01T00:00:00Z"',
+      '0',
+      '-5',
+      '3',
+      '2.5',
+      '[]',
+      '["a"]',
+      '{}',
+      'true',
+    );
+  if (name.startsWith('exclusive')) return fc.constantFrom('true', 'false', '3');
+  switch (type) {
+    case 'number':
+      return fc.constantFrom('-1', '0', '1', '2', '2.5', '5', '10');
+    case 'int':
+      return fc.constantFrom('-1', '0', '1', '2', '3', '5');
+    case 'json[]':
+      return fc
+        .array(fc.constantFrom('a', 'bb', '1', '-1', '3', '"x1"'), { minLength: 1, maxLength: 3 })
+        .map((v) => v.join(';'));
+    case 'bool':
+      return fc.constantFrom('', 'true', 'false');
+    default:
+      return fc.constant('');
+  }
+}
+const FIELD_TYPES = ['string', 'int32', 'number', 'string[]', 'Record<string, string>'] as const;
+const STRING_MARKERS = ['minLength', 'maxLength', 'pattern', 'format', 'enum', 'default'];
+const NUMBER_MARKERS = [
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'enum',
+  'default',
+];
+/** The markers that apply to each field type (drawn 4 times in 5; any marker otherwise). */
+const APPLIES: Readonly<Record<(typeof FIELD_TYPES)[number], readonly string[]>> = {
+  // `pattern` and `default` twice: the two with the most ways to be wrong.
+  string: [...STRING_MARKERS, 'pattern', 'default'],
+  int32: NUMBER_MARKERS,
+  number: NUMBER_MARKERS,
+  'string[]': ['minItems', 'maxItems', 'uniqueItems', 'default', ...STRING_MARKERS.map((m) => `items:${m}`)],
+  'Record<string, string>': ['minProperties', 'maxProperties', 'default'],
+};
+const markerCase: fc.Arbitrary<Case> = fc.constantFrom(...FIELD_TYPES).chain((type) =>
+  fc
+    .uniqueArray(
+      fc
+        .oneof(
+          { arbitrary: fc.constantFrom(...APPLIES[type]), weight: 4 },
+          { arbitrary: fc.constantFrom(...DRAWN), weight: 1 },
+        )
+        .chain((marker) => {
+          const name = marker.replace(/^items:/, '');
+          const spec = DRAWN_SPECS.find((s) => s.name === name);
+          return argFor(name, spec?.value?.type).map((arg) => `@${marker}${arg ? ` ${arg}` : ''}`);
+        }),
+      // One of each marker: a marker given twice is refused before any schema is made.
+      { minLength: 1, maxLength: 3, selector: (m) => m.split(' ')[0] },
+    )
+    .map((markers) => ({ name: markers.join(' '), type, markers })),
+);
+
 function crdFor(plural: string, field: JSONSchemaProps): CrdObject {
   return crdAroundSpec({
     group: GROUP,
@@ -317,6 +423,66 @@ describe(
         counts.defaultsApplied++;
       });
     }
+
+    it(`${PROPERTY_RUNS} random marker combinations drawn from the registry: never exit 0 on a CRD the server refuses`, async () => {
+      const tally = { runs: 0, serverRefused: 0, bothAccept: 0, opGenStricter: 0, malformed: 0 };
+      const stricter = new Map<string, string>();
+      let n = 0;
+      await fc.assert(
+        fc.asyncProperty(markerCase, async (c) => {
+          tally.runs++;
+          const i = `p${n++}`;
+          const project = join(root, i);
+          const dir = join(project, 'src/api/things/v1');
+          mkdirSync(dir, { recursive: true });
+          writeFileSync(
+            join(dir, 'groupversion.ts'),
+            `export const groupVersion = { group: '${GROUP}', version: 'v1' } as const;\n`,
+          );
+          writeFileSync(join(dir, 'types.ts'), typesFile(c));
+          const err = sink();
+          const code = await main(['generate', 'crd', '--cwd', project], {
+            stdout: sink().stream,
+            stderr: err.stream,
+          });
+          let field: JSONSchemaProps;
+          try {
+            field = uncheckedSchema(c);
+          } catch {
+            // A marker given twice: no schema to ask the server about; op-gen must refuse it.
+            tally.malformed++;
+            assert.notEqual(code, 0, `op-gen accepts a malformed marker set: ${c.markers.join(' ')}`);
+            assert.match(err.text(), /types\.ts:\d+: /);
+            return;
+          }
+          let serverSays = '';
+          try {
+            await new ResourceClient(transport, CrdKind).create(crdFor(`case${i}`, field), { dryRun: 'All' });
+          } catch (e) {
+            serverSays = e instanceof Error ? e.message : String(e);
+          }
+          const context = `${c.type} ${c.markers.join(' ')}\nop-gen exit ${code}: ${err.text()}\nserver: ${serverSays}`;
+          if (code !== 0)
+            assert.match(err.text(), /types\.ts:\d+: /, `op-gen's refusal names file:line\n${context}`);
+          if (serverSays) {
+            tally.serverRefused++;
+            assert.notEqual(code, 0, `the API server refuses this CRD; op-gen must too\n${context}`);
+          } else if (code === 0) tally.bothAccept++;
+          else {
+            tally.opGenStricter++;
+            const why = (/types\.ts:\d+: (?:[^:]+: )?(.*)/.exec(err.text())?.[1] ?? err.text()).slice(0, 90);
+            if (!stricter.has(why)) stricter.set(why, `${c.type} ${c.markers.join(' ')}`);
+          }
+        }),
+        { numRuns: PROPERTY_RUNS, seed: 6 },
+      );
+      for (const [why, example] of stricter)
+        process.stdout.write(`# op-gen refuses, server accepts: ${why} | ${example}\n`);
+      process.stdout.write(`# tally: ${JSON.stringify(tally)}\n`);
+      assert.equal(tally.runs, PROPERTY_RUNS);
+      assert.ok(tally.serverRefused >= PROPERTY_RUNS / 10, JSON.stringify(tally));
+      assert.ok(tally.bothAccept >= PROPERTY_RUNS / 10, JSON.stringify(tally));
+    });
 
     it('covered every verdict', () => {
       assert.equal(counts.serverRefused + counts.unsatisfiable + counts.bothAccept, CASES.length);
