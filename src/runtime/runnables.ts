@@ -78,7 +78,14 @@ export interface ManagedRunnable {
  * releases it; `caches` start before the lease unless leadership gates them (leader election
  * without warmup), then they start once leadership is won, before `leaderElection`.
  */
-export const GROUP_ORDER = ['httpServers', 'webhooks', 'others', 'caches', 'lease', 'leaderElection'] as const;
+export const GROUP_ORDER = [
+  'httpServers',
+  'webhooks',
+  'others',
+  'caches',
+  'lease',
+  'leaderElection',
+] as const;
 export type GroupName = (typeof GROUP_ORDER)[number];
 
 /**
