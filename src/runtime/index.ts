@@ -28,6 +28,8 @@ export { keyOf, requestOf, objectKey } from './object-key.ts';
 export { ReconcileClient, StatusWriter } from './reconcile-client.ts';
 export { InformerCache, type CacheConnection } from './cache.ts';
 export { Informer, type InformerHandlers, type InformerOptions, type ListWatcher } from './informer.ts';
+export { InformerStore } from './informer-store.ts';
+export { Watcher, type WatcherEvent, type WatcherOptions } from './watcher.ts';
 export { Lister } from './lister.ts';
 export { OWNER_INDEX, ownedBy, ownerUids, type IndexFunc, type StoreQuery } from './store-index.ts';
 export { builtinKinds } from './builtin-kinds.ts';

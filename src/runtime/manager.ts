@@ -7,7 +7,15 @@ import { checkDefaultKubeConfig } from '../client/kubeconfig-check.ts';
 import type { Kind } from '../client/kind.ts';
 import type { ObjectLike } from '../client/resource-client.ts';
 import { Transport, type ResponseObserver } from '../client/transport.ts';
-import { RunnableGroup, type AddOptions, type Runnable, type RunnableFunction } from './runnables.ts';
+import {
+  RunnableGroup,
+  RunnableGroups,
+  ShutdownDeadline,
+  type AddOptions,
+  type ManagedRunnable,
+  type Runnable,
+  type RunnableFunction,
+} from './runnables.ts';
 import { ControllerBuilder, type BuilderHost } from './builder.ts';
 import { InformerCache } from './cache.ts';
 import { Controller, type ControllerOptions, type Reconciler } from './controller.ts';
@@ -160,13 +168,15 @@ export class Manager {
   /** Runnables added with needLeaderElection: false (every replica) and true (the leader only). */
   private readonly everywhere: RunnableGroup;
   private readonly leaderOnly: RunnableGroup;
+  /** Servers, webhooks, runnables, caches, lease and controllers, started in order (runnables.ts). */
+  private readonly groups: RunnableGroups;
+  /** Reconciles the controllers aborted at the shutdown deadline. */
+  private aborted = 0;
   private readonly healthChecks = new Map<string, Check>([['ping', () => true]]);
   private readonly readyChecks = new Map<string, Check>([['ping', () => true]]);
   private elector: LeaderElector | undefined;
   /** With the `sharding` option: the ring membership and the controllers' gates. */
   readonly sharding: ShardingCoordinator | undefined;
-  private servers: (Server | HttpsServer)[] = [];
-  private certificateDir: CertificateDir | undefined;
   private stopping: Promise<void> | undefined;
   private started = false;
   private readyResolve: () => void = () => {};
@@ -215,8 +225,9 @@ export class Manager {
       this.failure ??= err;
       void this.stop();
     };
-    this.everywhere = new RunnableGroup(this.log, failed);
-    this.leaderOnly = new RunnableGroup(this.log, failed);
+    this.everywhere = new RunnableGroup('runnables', this.log, failed);
+    this.leaderOnly = new RunnableGroup('leader runnables', this.log, failed);
+    this.groups = new RunnableGroups(this.log);
   }
 
   static async create(options: ManagerOptions = {}): Promise<Manager> {
@@ -259,7 +270,7 @@ export class Manager {
    */
   add(runnable: Runnable | RunnableFunction, options: AddOptions = {}): void {
     if (this.stopping) throw new Error('Manager.add: the manager is stopping');
-    (options.needLeaderElection === false ? this.everywhere : this.leaderOnly).add(runnable);
+    (options.needLeaderElection === false ? this.everywhere : this.leaderOnly).add(runnable, options.name);
   }
 
   private newController<T>(
@@ -340,7 +351,9 @@ export class Manager {
   /**
    * Runs until stop() or SIGTERM/SIGINT; rejects if leadership is lost, or if reconciles were still
    * running at the shutdown deadline and had to be aborted (so the process exits non-zero and an
-   * orchestrator's logs show it).
+   * orchestrator's logs show it). The groups start in order (runnables.ts GROUP_ORDER): HTTP servers,
+   * webhooks, every replica's runnables, caches (unless leadership gates them), the lease, and once
+   * leadership is won (at once without leader election) the controllers and leader-only runnables.
    */
   async start(): Promise<void> {
     const stopped = new Promise<void>((resolve, reject) => {
@@ -355,117 +368,190 @@ export class Manager {
       process.once('SIGTERM', this.signalHandler);
       process.once('SIGINT', this.signalHandler);
     }
-    await this.startServers();
-    this.everywhere.start();
-    const le = this.options.leaderElection;
-    if (le?.enabled) {
-      this.elector = new LeaderElector(this.transport, le, this.log);
-      this.metrics.leader.set({ name: le.id }, 0);
-      if (this.options.warmup) {
-        this.cache.start();
-        void this.cache.waitForSync().then(() => this.log.info('caches warmed; waiting for leadership'));
-      }
-      void this.elector.acquire().then(async (won) => {
-        if (!won) return;
-        this.metrics.leader.set({ name: le.id }, 1);
-        await this.run();
-        const outcome = await this.elector!.holdLeadership();
-        if (outcome === 'lost') {
-          this.metrics.leader.set({ name: le.id }, 0);
-          // stop() settles start(): with this error, it rejects instead of resolving.
-          this.failure ??= new Error('leader election lost');
-          await this.stop();
-        }
-      });
-    } else {
-      await this.run();
-    }
+    this.declareGroups();
+    await this.groups.start('httpServers');
+    await this.groups.start('webhooks');
+    await this.groups.start('others');
+    if (!this.cachesNeedLeadership) await this.groups.start('caches');
+    await this.groups.start('lease');
     return stopped;
   }
 
-  private async run(): Promise<void> {
+  /** Leader election without warmup: a standby does not list and watch until it leads. */
+  private get cachesNeedLeadership(): boolean {
+    return this.options.leaderElection?.enabled === true && this.options.warmup !== true;
+  }
+
+  private declareGroups(): void {
+    this.groups.add('httpServers', this.metricsServer());
+    this.groups.add('httpServers', this.healthServer());
+    const webhooks = this.webhooks;
+    if (webhooks?.hasHandlers) this.groups.add('webhooks', this.webhookRunnable(webhooks));
+    this.groups.add('others', this.everywhere);
+    if (this.sharding) {
+      const sharding = this.sharding;
+      this.groups.add('caches', {
+        name: 'sharding ring',
+        start: () => sharding.start(),
+        stop: () => sharding.stop(),
+      });
+    }
+    this.groups.add('caches', {
+      name: 'informer cache',
+      start: () => {
+        this.cache.start();
+        if (!this.cachesNeedLeadership && this.options.leaderElection?.enabled)
+          void this.cache.waitForSync().then(() => this.log.info('caches warmed; waiting for leadership'));
+      },
+      stop: () => this.cache.stop(),
+    });
+    this.groups.add('lease', this.leaseRunnable());
+    this.groups.add('leaderElection', {
+      name: 'controllers',
+      boundsItself: true,
+      start: () => {
+        for (const c of this.controllers) c.start();
+      },
+      stop: (deadline) => this.stopControllers(deadline),
+    });
+    this.groups.add('leaderElection', this.leaderOnly);
+  }
+
+  /**
+   * The leader lease: without leader election, leadership is had at once. Once leader: the caches
+   * (if gated) and their sync, then the controllers and leader-only runnables.
+   */
+  private leaseRunnable(): ManagedRunnable {
+    const le = this.options.leaderElection;
+    return {
+      name: 'leader election',
+      start: async () => {
+        if (!le?.enabled) {
+          void this.lead();
+          return;
+        }
+        const elector = new LeaderElector(this.transport, le, this.log);
+        this.elector = elector;
+        this.metrics.leader.set({ name: le.id }, 0);
+        void elector.acquire().then(async (won) => {
+          if (!won) return;
+          this.metrics.leader.set({ name: le.id }, 1);
+          await this.lead();
+          if ((await elector.holdLeadership()) === 'lost') {
+            this.metrics.leader.set({ name: le.id }, 0);
+            // stop() settles start(): with this error, it rejects instead of resolving.
+            this.failure ??= new Error('leader election lost');
+            await this.stop();
+          }
+        });
+      },
+      stop: async () => {
+        // No longer reconciling: /metrics must not report leadership while the lease is released.
+        if (le?.enabled) this.metrics.leader.set({ name: le.id }, 0);
+        await this.elector?.release();
+      },
+    };
+  }
+
+  private async lead(): Promise<void> {
     if (this.stopping) return;
-    await this.sharding?.start();
+    await this.groups.start('caches');
     if (this.stopping) return;
-    this.cache.start();
     await this.cache.waitForSync();
     if (this.stopping) return;
     this.started = true;
     this.readyChecks.set('informers', () => this.cache.hasSynced);
-    for (const c of this.controllers) c.start();
-    this.leaderOnly.start();
+    await this.groups.start('leaderElection');
     this.log.info('manager started', { controllers: this.controllers.map((c) => c.name) });
     this.readyResolve();
   }
 
-  private async startServers(): Promise<void> {
-    const webhooks = this.webhooks;
-    if (webhooks?.hasHandlers) {
-      // Not ready until the webhook server answers: the API server would fail calls meanwhile.
-      this.readyChecks.set('webhook', () => webhooks.serving);
-      await webhooks.start();
-      this.ports.webhook = webhooks.port;
-    }
+  /** Stops intake, lets in-flight reconciles finish until the deadline, then flushes the events. */
+  private async stopControllers(deadline: ShutdownDeadline): Promise<void> {
+    const outcomes = await Promise.all(this.controllers.map((c) => c.stop(deadline.left())));
+    this.aborted = outcomes.reduce((n, o) => n + o.aborted, 0);
+    this.log.info('controllers stopped', { aborted: this.aborted });
+    await settleWithin(this.recorder.flush(), deadline.leftForApi());
+  }
+
+  private webhookRunnable(webhooks: WebhookServer): ManagedRunnable {
+    return {
+      name: 'webhook server',
+      start: async () => {
+        // Not ready until the webhook server answers: the API server would fail calls meanwhile.
+        this.readyChecks.set('webhook', () => webhooks.serving);
+        await webhooks.start();
+        this.ports.webhook = webhooks.port;
+      },
+      stop: () => webhooks.stop(),
+    };
+  }
+
+  /** The metrics server (HTTPS with its certificate watcher when `metricsSecure`); none for `0`. */
+  private metricsServer(): ManagedRunnable {
     const secure = this.options.metricsSecure === true;
-    const metrics = parseBindAddress(this.options.metricsBindAddress ?? (secure ? ':8443' : ':8080'));
-    if (metrics) {
+    const bind = parseBindAddress(this.options.metricsBindAddress ?? (secure ? ':8443' : ':8080'));
+    let server: Server | HttpsServer | undefined;
+    let certificateDir: CertificateDir | undefined;
+    const start = async (): Promise<void> => {
+      if (!bind) return;
       let tls: ServingCertificate | undefined;
       let filter: RequestFilter | undefined;
       if (secure) {
-        tls = await this.metricsServingCertificate();
+        if (this.options.metricsCertDir)
+          certificateDir = new CertificateDir(this.options.metricsCertDir, {
+            logger: this.log.child({ server: 'metrics' }),
+          });
+        tls = certificateDir ? await certificateDir.load() : await selfSignedCertificate();
         this.metricsCertificate = tls.cert;
         filter = new MetricsAuthenticator(this.transport, {
           ...this.options.metricsAuth,
           logger: this.log.child({ server: 'metrics' }),
         }).filter();
       }
-      const { server, port } = await listen(
-        metrics,
-        metricsHandler(() => this.metrics.registry.render(), filter),
-        tls,
-        { ...this.options.serverLimits, ...this.options.metricsTls },
-      );
-      this.servers.push(server);
-      this.ports.metrics = port;
-      if (this.certificateDir && server instanceof HttpsServer) {
-        this.certificateDir.watch((pair) => {
-          renewCertificate(server, pair, this.options.metricsTls);
+      const render = () => this.metrics.registry.render();
+      const limits = { ...this.options.serverLimits, ...this.options.metricsTls };
+      const bound = await listen(bind, metricsHandler(render, filter), tls, limits);
+      server = bound.server;
+      this.ports.metrics = bound.port;
+      const https = server instanceof HttpsServer ? server : undefined;
+      if (certificateDir && https)
+        certificateDir.watch((pair) => {
+          renewCertificate(https, pair, this.options.metricsTls);
           this.metricsCertificate = pair.cert;
         });
-      }
       this.log.info('serving metrics', {
-        address: `${metrics.host}:${port}`,
+        address: `${bind.host}:${bound.port}`,
         secure,
-        ...(secure ? { certificate: this.certificateDir ? this.certificateDir.dir : 'self-signed' } : {}),
+        ...(secure ? { certificate: certificateDir ? certificateDir.dir : 'self-signed' } : {}),
       });
-    }
-    const health = parseBindAddress(this.options.healthProbeBindAddress ?? ':8081');
-    if (health) {
-      const { server, port } = await listen(
-        health,
-        probeHandler(this.healthChecks, this.readyChecks),
-        undefined,
-        this.options.serverLimits,
-      );
-      this.servers.push(server);
-      this.ports.health = port;
-      this.log.info('serving health probes', { address: `${health.host}:${port}` });
-    }
+    };
+    const stop = (): Promise<void> => {
+      certificateDir?.stop();
+      return close(server);
+    };
+    return { name: 'metrics server', start, stop };
   }
 
-  private async metricsServingCertificate(): Promise<ServingCertificate> {
-    if (this.options.metricsCertDir) {
-      this.certificateDir = new CertificateDir(this.options.metricsCertDir, {
-        logger: this.log.child({ server: 'metrics' }),
-      });
-      return this.certificateDir.load();
-    }
-    return selfSignedCertificate();
+  private healthServer(): ManagedRunnable {
+    const bind = parseBindAddress(this.options.healthProbeBindAddress ?? ':8081');
+    let server: Server | HttpsServer | undefined;
+    const start = async (): Promise<void> => {
+      if (!bind) return;
+      const handler = probeHandler(this.healthChecks, this.readyChecks);
+      const bound = await listen(bind, handler, undefined, this.options.serverLimits);
+      server = bound.server;
+      this.ports.health = bound.port;
+      this.log.info('serving health probes', { address: `${bind.host}:${bound.port}` });
+    };
+    return { name: 'health probe server', start, stop: () => close(server) };
   }
 
   /**
-   * Graceful shutdown: stop intake, let in-flight reconciles finish (up to the grace period), stop
-   * the informers, release the leader lease, close the servers. Safe to call more than once.
+   * Graceful shutdown: the groups stop in reverse order within one deadline
+   * (`gracefulShutdownTimeoutMs`): controllers (stop intake, let in-flight reconciles finish) and
+   * leader-only runnables, the lease (released), the caches, every replica's runnables, the webhook
+   * server, the HTTP servers; then the transport closes. Safe to call more than once.
    */
   stop(): Promise<void> {
     this.stopping ??= (async () => {
@@ -474,33 +560,14 @@ export class Manager {
         process.off('SIGINT', this.signalHandler);
       }
       const grace = this.options.gracefulShutdownTimeoutMs ?? 30_000;
-      const deadline = Date.now() + grace;
-      const [outcomes] = await Promise.all([
-        Promise.all(this.controllers.map((c) => c.stop(grace))),
-        this.leaderOnly.stop(grace),
-        this.everywhere.stop(grace),
-      ]);
-      const aborted = outcomes.reduce((n, o) => n + o.aborted, 0);
-      this.log.info('controllers stopped', { aborted });
-      // No longer reconciling: /metrics must not report leadership while the lease is released.
-      const le = this.options.leaderElection;
-      if (le?.enabled) this.metrics.leader.set({ name: le.id }, 0);
-      // The steps that talk to the API server get what is left of the deadline (at least a second
-      // each), so a hung API server cannot hold the exit past it; transport.close() ends what is left.
-      const left = () => Math.max(1_000, deadline - Date.now());
-      await settleWithin(this.sharding?.stop(), left());
-      await settleWithin(this.recorder.flush(), left());
-      await settleWithin(this.cache.stop(), left());
-      await settleWithin(this.elector?.release(), left());
-      this.certificateDir?.stop();
-      await Promise.all([...this.servers.map((s) => close(s)), this.webhooks?.stop()]);
+      await this.groups.stop(new ShutdownDeadline(grace));
       this.transport.close();
-      if (aborted > 0) {
+      if (this.aborted > 0) {
         this.log.error('reconciles were aborted at the shutdown deadline', {
-          aborted,
+          aborted: this.aborted,
           gracefulShutdownTimeoutMs: grace,
         });
-        this.failure ??= new ShutdownDeadlineError(aborted, grace);
+        this.failure ??= new ShutdownDeadlineError(this.aborted, grace);
       }
       this.log.info('manager stopped');
       if (this.failure) this.stoppedReject(this.failure);
