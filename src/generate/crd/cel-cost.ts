@@ -276,6 +276,33 @@ class Estimator {
     return info.size;
   }
 
+  /** `x.name` or `x.?name`: the field's size where the server finds it by its path. */
+  #select(op: '.' | '.?', operand: ASTNode, name: string): Estimate {
+    const o = this.estimate(operand);
+    const selectCost = o.info.kind === 'scalar' || o.info.kind === 'list' ? 0 : 1;
+    // The server sizes a selection by its path: an optional selection has none, and a map's
+    // path has no fields, so both are counted at 2^64 however the schema bounds them.
+    let info = UNKNOWN;
+    if (o.info.kind === 'object' && o.info.field) {
+      info = o.info.field(name);
+      if (op === '.?') info = lose(info, insteadOf(`x.?${name}`, `has(x.${name}) && x.${name}`));
+    } else if (o.info.kind === 'map' && o.info.elem) {
+      info = lose(o.info.elem(), insteadOf(`.${name}`, `['${name}']`));
+    }
+    return { cost: o.cost + selectCost, info };
+  }
+
+  /** `x[i]` or `x[?i]`: the element's size (none for the optional form, as the server counts it). */
+  #index(op: '[]' | '[?]', target: ASTNode, index: ASTNode): Estimate {
+    const t = this.estimate(target);
+    const i = this.estimate(index);
+    const elem = t.info.elem ? t.info.elem() : UNKNOWN;
+    return {
+      cost: 1 + t.cost + i.cost,
+      info: op === '[?]' ? lose(elem, insteadOf('x[?key]', 'key in x && x[key]')) : elem,
+    };
+  }
+
   estimate(node: ASTNode): Estimate {
     switch (node.op) {
       case 'value': {
@@ -287,32 +314,11 @@ class Estimator {
       case 'id':
         return { cost: 1, info: this.#lookup(node.args) ?? UNKNOWN };
       case '.':
-      case '.?': {
-        const [operand, name] = node.args;
-        const o = this.estimate(operand);
-        const selectCost = o.info.kind === 'scalar' || o.info.kind === 'list' ? 0 : 1;
-        // The server sizes a selection by its path: an optional selection has none, and a map's
-        // path has no fields, so both are counted at 2^64 however the schema bounds them.
-        let info = UNKNOWN;
-        if (o.info.kind === 'object' && o.info.field) {
-          info = o.info.field(name);
-          if (node.op === '.?') info = lose(info, insteadOf(`x.?${name}`, `has(x.${name}) && x.${name}`));
-        } else if (o.info.kind === 'map' && o.info.elem) {
-          info = lose(o.info.elem(), insteadOf(`.${name}`, `['${name}']`));
-        }
-        return { cost: o.cost + selectCost, info };
-      }
+      case '.?':
+        return this.#select(node.op, node.args[0], node.args[1]);
       case '[]':
-      case '[?]': {
-        const [target, index] = node.args;
-        const t = this.estimate(target);
-        const i = this.estimate(index);
-        const elem = t.info.elem ? t.info.elem() : UNKNOWN;
-        return {
-          cost: 1 + t.cost + i.cost,
-          info: node.op === '[?]' ? lose(elem, insteadOf('x[?key]', 'key in x && x[key]')) : elem,
-        };
-      }
+      case '[?]':
+        return this.#index(node.op, node.args[0], node.args[1]);
       case '&&':
       case '||': {
         const [l, r] = node.args;

@@ -23,9 +23,6 @@ const SPLIT_ELSEWHERE: readonly { readonly path: string; readonly owner: string 
   // parseDeclFile and the mirrored schema walk: one schema builder and a Parser class (issue 36 items 1, 6).
   { path: 'generate/crd/syntax-walk.ts', owner: 'wip/schema' },
   { path: 'source/decl-syntax/', owner: 'wip/schema' },
-  // The manager as runnable groups, the informer as a watcher and a store (issue 36 item 5).
-  { path: 'runtime/manager.ts', owner: 'wip/runtime' },
-  { path: 'runtime/informer', owner: 'wip/runtime' },
 ];
 
 interface Measured {
