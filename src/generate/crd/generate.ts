@@ -13,7 +13,7 @@ import type {
   GeneratorContext,
   GeneratorPlan,
 } from '../../generation/contract.ts';
-import { runGenerator, type ResultOf } from '../run.ts';
+import { runGenerator, type ResultOf } from '../../generation/run.ts';
 import { assembleCrds, VERSION_ANNOTATION, type CustomResourceDefinition } from './assemble.ts';
 import { walkApi, type KindVersion, type WalkResult } from './model.ts';
 import { crdFrontEnd, syntaxWalk } from './front-end.ts';
@@ -77,7 +77,8 @@ async function planCrds(ctx: GeneratorContext, options: GenerateCrdsOptions): Pr
     });
   }
   const front = crdFrontEnd();
-  const walked = await syntaxWalk({ cwd: ctx.cwd, apiDir: ctx.apiDir }, front);
+  const source = { cwd: ctx.cwd, apiDir: ctx.apiDir, sources: ctx.sources };
+  const walked = await syntaxWalk(source, front);
   if (walked) {
     try {
       return await planFrom(ctx, options, walked);
@@ -86,7 +87,7 @@ async function planCrds(ctx: GeneratorContext, options: GenerateCrdsOptions): Pr
       if (front === 'syntax') throw err;
     }
   }
-  return planFrom(ctx, options, await walkApi({ cwd: ctx.cwd, apiDir: ctx.apiDir }, { collectDocs: false }));
+  return planFrom(ctx, options, await walkApi(source, { collectDocs: false }));
 }
 
 /** The CRDs of a walk: the checks after it, assembly, the size budget, the files. */

@@ -9,9 +9,9 @@ import type {
   GeneratorContext,
   GeneratorPlan,
 } from '../../generation/contract.ts';
-import { generatorContext } from '../context.ts';
+import { generatorContext } from '../../generation/context.ts';
 import { filesWithHeader } from '../../generation/emit.ts';
-import { runGenerator, type ResultOf } from '../run.ts';
+import { runGenerator, type ResultOf } from '../../generation/run.ts';
 import {
   configurationNames,
   webhookConfigurations,
