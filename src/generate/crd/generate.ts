@@ -6,7 +6,7 @@ import type { OutputFile } from '../../shared/atomic-write.ts';
 import { toSortedYaml } from '../../shared/yaml.ts';
 import { yamlPackage } from '../../shared/yaml-package.ts';
 import { unresolvedAliasOffset } from '../../shared/yaml-documents.ts';
-import { crdMarkers } from './markers.ts';
+import { markerNames } from '../generator-markers.ts';
 import type {
   GenerateOptions,
   Generator,
@@ -59,7 +59,7 @@ export const DEFAULT_CRD_DIR = 'config/crd/bases';
 export const crdGenerator: Generator<GenerateCrdsOptions, CrdPlan> = {
   name: 'crd',
   get markers() {
-    return [...new Set(crdMarkers.specs.map((m) => m.name))];
+    return markerNames('crd');
   },
   plan: planCrds,
 };

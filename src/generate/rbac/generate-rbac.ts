@@ -20,6 +20,7 @@ import { rbacMarkerRules } from './rbac-markers.ts';
 import type { RbacRule } from './rule.ts';
 import { StaticEvaluator } from './static-value.ts';
 import { validateRule } from './validate-rule.ts';
+import { markerNames } from '../generator-markers.ts';
 
 export const DEFAULT_ROLE_NAME = 'manager-role';
 export const DEFAULT_SERVICE_ACCOUNT = 'controller-manager';
@@ -48,7 +49,7 @@ export interface RbacPlan extends GeneratorPlan {
 /** `op-gen generate rbac`: config/rbac from `@rbac` markers and the controllers' builders. */
 export const rbacGenerator: Generator<GenerateRbacOptions, RbacPlan> = {
   name: 'rbac',
-  markers: ['rbac'],
+  markers: markerNames('rbac'),
   sourcePaths: (options) => options.paths ?? DEFAULT_PATHS,
   plan: (ctx, options) => planRbacIn(ctx, options),
 };

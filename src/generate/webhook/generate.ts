@@ -33,6 +33,7 @@ import {
   renderWebhookKustomization,
 } from './deploy-config.ts';
 import { readWebhookMarkers } from './source-markers.ts';
+import { markerNames } from '../generator-markers.ts';
 
 export interface GenerateWebhookOptions extends GenerateOptions {
   /** Source folders or files to scan for `@webhook` markers, relative to cwd. Default `src`. */
@@ -60,7 +61,7 @@ export type GenerateWebhookResult = ResultOf<WebhookPlan>;
  */
 export const webhookGenerator: Generator<GenerateWebhookOptions, WebhookPlan> = {
   name: 'webhook',
-  markers: ['webhook'],
+  markers: markerNames('webhook'),
   plan: (ctx, options) => planWebhooksIn(ctx, options),
 };
 
