@@ -8,7 +8,7 @@
 import type { MarkerRegistry } from '../markers/registry.ts';
 import { crdMarkers } from './crd/markers.ts';
 import { csvMarkers } from './csv-markers.ts';
-import { GENERATOR_NAMES, type GeneratorName } from './generator-names.ts';
+import { GENERATOR_NAMES, type GeneratorName } from './generator-ids.ts';
 import { rbacMarkers } from './rbac/markers.ts';
 import { webhookMarkers } from './webhook/markers.ts';
 

@@ -10,6 +10,7 @@ import type { GenerateHelmOptions } from './helm/generate.ts';
 import type { GenerateRbacOptions, RbacPlan } from './rbac/generate-rbac.ts';
 import type { GenerateTypesOptions } from './types/index.ts';
 import type { GenerateWebhookOptions, WebhookPlan } from './webhook/generate.ts';
+import { GENERATOR_NAMES, type GeneratorName } from './generator-ids.ts';
 
 /** Each generator's options, by name. */
 export interface GeneratorOptionsByName {
@@ -22,7 +23,7 @@ export interface GeneratorOptionsByName {
   readonly helm: GenerateHelmOptions;
 }
 
-export type GeneratorName = keyof GeneratorOptionsByName;
+export { GENERATOR_NAMES, type GeneratorName } from './generator-ids.ts';
 
 /** Each generator's plan (what its result carries besides the files), by name. */
 export interface GeneratorPlanByName {
@@ -39,17 +40,6 @@ export interface GeneratorPlanByName {
 export type DefaultsGeneratorName = {
   [N in GeneratorName]: GenerateOptions extends GeneratorOptionsByName[N] ? N : never;
 }[GeneratorName];
-
-/** Every generator, in the order `op-gen generate --help` lists them. */
-export const GENERATOR_NAMES: readonly GeneratorName[] = [
-  'crd',
-  'rbac',
-  'client',
-  'types',
-  'webhook',
-  'docs',
-  'helm',
-];
 
 /**
  * What a project generates from its sources, in order: `op-gen generate` with no subcommand, the
