@@ -108,15 +108,14 @@ export class SourceSet {
   }
 
   /**
-   * The compiler program over the project's sources under `paths` (default `src`), their API sources
-   * (files beside a groupversion.ts) read as the API program reads them. One program serves the API
-   * walk too when it comes first.
+   * The compiler program over the project's sources under `paths` (`generate rbac`: `src`); their API
+   * sources (files beside a groupversion.ts) are read as the API program reads them. It is the run's
+   * one program when it is the first loaded or the context expected these folders (`expect`); else a
+   * second program, which parses no file again.
    */
-  projectProgram(paths: readonly string[] = ['src']): ProjectProgram {
+  projectProgram(paths: readonly string[]): ProjectProgram {
     const project = listSourceFiles(this.cwd, paths);
     const apiFiles = inVersionFolders(project);
-    // The API folder's files come first when the API program is wanted later in the run: one program
-    // serves both (the API folder lies under src/ in a scaffolded project).
     const loaded = this.#load(apiFiles, project);
     const display = (f: string): string => relative(this.cwd, f).split(sep).join('/');
     const files = project.map((path) => {
