@@ -127,13 +127,22 @@ export class SourceSet {
   }
 
   /** The loaded program when it has these roots (as API sources or not), else a new one with them all. */
+  #expectedFiles(): string[] {
+    try {
+      return listSourceFiles(this.cwd, this.#expected);
+    } catch {
+      return [];
+    }
+  }
+
   #load(api: readonly string[], project: readonly string[]): ApiProgram {
     const current = this.#program;
     if (current && api.every((f) => current.api.has(f)) && project.every((f) => current.project.has(f)))
       return current.loaded;
     if (!current && this.#expected.length > 0) {
       // The project's sources a later generator reads: their API files count as API sources (as there).
-      const expected = listSourceFiles(this.cwd, this.#expected);
+      // A folder that is not there is that generator's error to report, when it runs.
+      const expected = this.#expectedFiles();
       api = [...api, ...inVersionFolders(expected)];
       project = [...project, ...expected];
     }

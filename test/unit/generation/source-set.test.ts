@@ -100,4 +100,12 @@ describe('one source set per run (generation/context.ts, source/source-set.ts)',
     assert.ok(all.apiSources.some((f) => f.fileName === file));
     assert.ok(!all.apiSources.some((f) => f.fileName.includes('/controllers/')));
   });
+
+  it("a folder a later generator expects that is not there is that generator's error, not the first loader's", async () => {
+    const cwd = project();
+    const ctx = generatorContext({ cwd });
+    ctx.sources.expect(['nope']);
+    assert.ok(ctx.sources.apiProgram().apiSources.length > 0);
+    await assert.rejects(generate('rbac', { cwd, paths: ['nope'] }, ctx), /nope: no such directory/);
+  });
 });
