@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import type { CommandModule } from './command-module.ts';
 import { contextFor, type CommandContext } from './context.ts';
 import { UsageError } from '../errors.ts';
-import { AFTER_CREATE_API, type GeneratorName } from '../generate/generator-names.ts';
+import type { GeneratorContext } from '../generation/contract.ts';
+import { AFTER_CREATE_API, type DefaultsGeneratorName } from '../generate/generator-names.ts';
 import type { ApiDependent, ApiExample, Generator } from '../scaffold/create-api.ts';
 import { runGenerator } from './run-generator.ts';
 
@@ -20,12 +21,17 @@ interface CreateApiFlags {
 
 /**
  * The registry's generators as `create api`/`create webhook` run them: each on the project root with
- * the project's defaults, reporting its files as `op-gen generate <name>` would.
+ * the project's defaults, reporting its files as `op-gen generate <name>` would, all in one context
+ * (made when the first runs, after the scaffold is written), so the sources load once.
  */
-export function generatorsFor(ctx: CommandContext, names: readonly GeneratorName[]): Generator[] {
+export function generatorsFor(ctx: CommandContext, names: readonly DefaultsGeneratorName[]): Generator[] {
+  let run: Promise<GeneratorContext> | undefined;
   return names.map((name) => ({
     name,
-    run: (projectRoot: string) => runGenerator({ ...ctx, cwd: projectRoot }, name, {}),
+    run: async (projectRoot: string) => {
+      run ??= import('../generate/registry.ts').then((r) => r.runContext(names, { cwd: projectRoot }));
+      await runGenerator({ ...ctx, cwd: projectRoot }, name, {}, {}, await run);
+    },
   }));
 }
 

@@ -3,6 +3,7 @@ import { opGenVersion } from '../version.ts';
 import type { CommandModule } from './command-module.ts';
 import type { CommandIo } from './context.ts';
 import { generateCommands } from './generate-commands.ts';
+import { withProjectGenerators } from './generate-project.ts';
 
 /**
  * The op-gen program: `topLevel` commands (commands.ts's list for the CLI; none when `create api`
@@ -28,7 +29,10 @@ export function createProgram(io: CommandIo, topLevel: readonly CommandModule[])
   const generate = program
     .command('generate')
     .alias('gen')
-    .description('generate CRDs, RBAC, typed clients or types from the project sources');
+    .description(
+      'generate CRDs, RBAC, typed clients or types from the project sources; with no subcommand: crd, rbac and client',
+    );
+  withProjectGenerators(generate, io);
   for (const command of generateCommands) command.register(generate, io);
 
   // Subcommands inherit output, suggestions and exit handling.
@@ -45,5 +49,9 @@ export function createProgram(io: CommandIo, topLevel: readonly CommandModule[])
     }
   };
   inherit(program, 'op-gen');
+  // `op-gen generate` runs the project's generators; a word after it that names no subcommand is
+  // an unknown command (the action says so), not an argument. Set after `inherit`, which would copy
+  // it to the subcommands.
+  generate.allowExcessArguments();
   return program;
 }

@@ -1,5 +1,5 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { readProjectFile } from '../project/project-file.ts';
+import { generatorContext } from '../generation/context.ts';
 import type { CrdManifest } from './crd-sync.ts';
 
 export interface GenerateOutcome {
@@ -19,33 +19,24 @@ function isInside(path: string, dir: string): boolean {
 }
 
 /**
- * What the scaffold's `npm run generate` does (CRDs, RBAC, typed clients), in this process: the
- * generators load once and stay warm for every later round, where three `op-gen` processes would each
- * load the TypeScript compiler again. CRDs and clients come from the API folder only, so a round whose
- * changes are all outside it (a controller edit) regenerates only the RBAC (markers and builders can
- * be anywhere under src/) and reuses the CRDs of the last round.
+ * What the scaffold's `npm run generate` does (CRDs, RBAC, typed clients), in this process, through the
+ * registry: the generators load once and stay warm for every later round, where three `op-gen`
+ * processes would each load the TypeScript compiler again, and the generators of a round share one
+ * context, so the round reads its sources once (generation/context.ts). CRDs and clients come from
+ * the API folder only, so a round whose changes are all outside it (a controller edit) regenerates
+ * only the RBAC (markers and builders can be anywhere under src/) and reuses the CRDs of the last round.
  */
 export function projectGenerator(cwd: string): Generate {
   let lastCrds: readonly CrdManifest[] | undefined;
   return async (changed) => {
-    const apiDir = readProjectFile(cwd)?.apiDir ?? 'src/api';
-    const apiRoot = resolve(cwd, apiDir);
+    const apiRoot = resolve(cwd, generatorContext({ cwd }).apiDir);
     const apiChanged =
       lastCrds === undefined || changed === undefined || changed.some((p) => isInside(p, apiRoot));
     const rel = (p: string): string => relative(cwd, resolve(cwd, p));
-    const written: string[] = [];
-    const { generateRbac } = await import('../generate/rbac/generate-rbac.ts');
-    if (apiChanged) {
-      const [{ generateCrds }, { generateClients }] = await Promise.all([
-        import('../generate/crd/index.ts'),
-        import('../generate/client/index.ts'),
-      ]);
-      const crd = await generateCrds({ cwd, apiDir });
-      lastCrds = crd.crds as unknown as readonly CrdManifest[];
-      written.push(...crd.written);
-      written.push(...(await generateClients({ cwd, apiDir })).written);
-    }
-    written.push(...(await generateRbac({ cwd })).written);
+    const { generateAll } = await import('../generate/registry.ts');
+    const results = await generateAll(apiChanged ? ['crd', 'client', 'rbac'] : ['rbac'], { cwd });
+    if (results.crd) lastCrds = results.crd.crds as unknown as readonly CrdManifest[];
+    const written = Object.values(results).flatMap((r) => r.written);
     return { crds: lastCrds ?? [], written: [...new Set(written.map(rel))].sort() };
   };
 }

@@ -2,13 +2,15 @@
  * The generators' names and options, apart from the registry so the CLI can name them without
  * loading anything (`op-gen --help` stays fast).
  */
+import type { GenerateOptions, GeneratorPlan } from '../generation/contract.ts';
 import type { GenerateClientOptions } from './client/index.ts';
-import type { GenerateCrdsOptions } from './crd/generate.ts';
+import type { CrdPlan, GenerateCrdsOptions } from './crd/generate.ts';
 import type { GenerateDocsOptions } from './docs/index.ts';
 import type { GenerateHelmOptions } from './helm/generate.ts';
-import type { GenerateRbacOptions } from './rbac/generate-rbac.ts';
+import type { GenerateRbacOptions, RbacPlan } from './rbac/generate-rbac.ts';
 import type { GenerateTypesOptions } from './types/index.ts';
-import type { GenerateWebhookOptions } from './webhook/generate.ts';
+import type { GenerateWebhookOptions, WebhookPlan } from './webhook/generate.ts';
+import { GENERATOR_NAMES, type GeneratorName } from './generator-ids.ts';
 
 /** Each generator's options, by name. */
 export interface GeneratorOptionsByName {
@@ -21,24 +23,35 @@ export interface GeneratorOptionsByName {
   readonly helm: GenerateHelmOptions;
 }
 
-export type GeneratorName = keyof GeneratorOptionsByName;
+export { GENERATOR_NAMES, type GeneratorName } from './generator-ids.ts';
 
-/** Every generator, in the order `op-gen generate --help` lists them. */
-export const GENERATOR_NAMES: readonly GeneratorName[] = [
-  'crd',
-  'rbac',
-  'client',
-  'types',
-  'webhook',
-  'docs',
-  'helm',
-];
+/** Each generator's plan (what its result carries besides the files), by name. */
+export interface GeneratorPlanByName {
+  readonly crd: CrdPlan;
+  readonly rbac: RbacPlan;
+  readonly client: GeneratorPlan;
+  readonly types: GeneratorPlan;
+  readonly webhook: WebhookPlan;
+  readonly docs: GeneratorPlan;
+  readonly helm: GeneratorPlan;
+}
+
+/** The generators that run with the project's defaults alone (every option of their own is optional). */
+export type DefaultsGeneratorName = {
+  [N in GeneratorName]: GenerateOptions extends GeneratorOptionsByName[N] ? N : never;
+}[GeneratorName];
+
+/**
+ * What a project generates from its sources, in order: `op-gen generate` with no subcommand, the
+ * scaffold's `npm run generate`, and what `create api` runs after writing a kind.
+ */
+export const PROJECT_GENERATORS: readonly DefaultsGeneratorName[] = ['crd', 'rbac', 'client'];
 
 /** The generators `create api` runs after writing a kind, in order. */
-export const AFTER_CREATE_API: readonly GeneratorName[] = ['crd', 'rbac', 'client'];
+export const AFTER_CREATE_API: readonly DefaultsGeneratorName[] = PROJECT_GENERATORS;
 
 /** The generators `create webhook` runs after writing the handlers. */
-export const AFTER_CREATE_WEBHOOK: readonly GeneratorName[] = ['webhook'];
+export const AFTER_CREATE_WEBHOOK: readonly DefaultsGeneratorName[] = ['webhook'];
 
 export function isGeneratorName(name: string): name is GeneratorName {
   return (GENERATOR_NAMES as readonly string[]).includes(name);

@@ -1,27 +1,18 @@
-import { crdMarkers, crdMarkerSpecs } from './crd/markers.ts';
-import { csvMarkers, csvMarkerSpecs } from './csv-markers.ts';
 import { GoFormIndex } from '../markers/go-form.ts';
 import type { DocComment } from '../markers/jsdoc.ts';
-import { rbacMarkers, rbacMarkerSpecs } from './rbac/markers.ts';
 import type { MarkerSpec } from '../markers/types.ts';
-import { webhookMarkers, webhookMarkerSpecs } from './webhook/markers.ts';
+import { MARKER_TABLES } from './generator-markers.ts';
 
 /**
- * Every op-gen marker registry's controller-gen names (CRD, RBAC, CSV, webhook). A new registry is added
- * here; its specs' `controllerGen` names are all that is needed for its Go-form hints.
+ * The controller-gen names of every marker table the generators declare (generator-markers.ts: CRD,
+ * RBAC, webhook, and bundle's CSV): its specs' `controllerGen` names are all a table needs for its
+ * Go-form hints.
  */
-export const goForms = new GoFormIndex([
-  ...crdMarkerSpecs,
-  ...rbacMarkerSpecs,
-  ...csvMarkerSpecs,
-  ...webhookMarkerSpecs,
-] as readonly MarkerSpec<unknown>[]);
+export const goForms = new GoFormIndex(MARKER_TABLES.flatMap((table) => table.specs));
 
-/** Whether a tag name is an op-gen marker of any registry (`@k8s:optional` is op-gen's own alias). */
+/** Whether a tag name is an op-gen marker of any table (`@k8s:optional` is op-gen's own alias). */
 function opGenTag(name: string): boolean {
-  return (
-    crdMarkers.knows(name) || rbacMarkers.knows(name) || csvMarkers.knows(name) || webhookMarkers.knows(name)
-  );
+  return MARKER_TABLES.some((table) => table.knows(name));
 }
 
 /** The option for parseDocComment that recognises controller-gen marker lines. */

@@ -1,9 +1,13 @@
-import { crdMarkerSpecs } from './crd/markers.ts';
 import { renderMarkerTable } from '../markers/docs.ts';
-import { webhookMarkerSpecs } from './webhook/markers.ts';
+import { GENERATOR_MARKERS } from './generator-markers.ts';
 
-/** docs/markers.md, generated from the CRD marker registry (test/unit/markers/docs.test.ts keeps it fresh). */
+/**
+ * docs/markers.md, generated from the marker tables the CRD and webhook generators declare
+ * (generator-markers.ts; test/unit/markers/docs.test.ts keeps it fresh).
+ */
 export function renderCrdMarkersDoc(): string {
+  const crdMarkerSpecs = GENERATOR_MARKERS.crd.specs;
+  const webhookMarkerSpecs = GENERATOR_MARKERS.webhook.specs;
   const byEffect = (on: string) => crdMarkerSpecs.filter((s) => s.unsupported || s.effect?.on === on);
   const fieldSpecs = crdMarkerSpecs.filter(
     (s) => !s.unsupported && (s.effect?.on === 'schema' || s.effect?.on === 'field'),

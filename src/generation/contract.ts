@@ -5,6 +5,7 @@
  */
 import type { OutputFile } from '../shared/atomic-write.ts';
 import type { ProjectFile } from '../project/project-file.ts';
+import type { SourceSet } from '../source/source-set.ts';
 
 /** Options every generator takes; each generator adds its own. */
 export interface GenerateOptions {
@@ -25,6 +26,11 @@ export interface GeneratorContext {
   readonly apiDir: string;
   /** op-gen.yaml, read on first use (`undefined` outside an op-gen project). */
   project(): ProjectFile | undefined;
+  /**
+   * The run's sources (the API folders, the syntax reader, the compiler program and checker), loaded
+   * on first use and shared by every generator the context is given to (run.ts's `runGenerators`).
+   */
+  readonly sources: SourceSet;
 }
 
 /** What a generator would write; nothing is written yet. */
@@ -45,6 +51,11 @@ export interface Generator<Options extends GenerateOptions, Plan extends Generat
   readonly name: string;
   /** The JSDoc markers it reads (`@rbac`, `@webhook`, the CRD markers); none for generators reading YAML. */
   readonly markers: readonly string[];
+  /**
+   * The project's source folders it reads besides the API folder (`generate rbac`: `src`): a run of
+   * several generators loads them with the API sources, one program for all (context.ts).
+   */
+  sourcePaths?(options: Options): readonly string[];
   /** Reads the sources and computes every output file; writes nothing; throws every problem at once. */
   plan(ctx: GeneratorContext, options: Options): Plan | Promise<Plan>;
 }

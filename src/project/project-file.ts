@@ -6,6 +6,9 @@ import { projectFileProblems } from './project-file-shape.ts';
 import { ProblemsError } from '../shared/problems.ts';
 import { CORE_SCHEMA, loadAll } from 'js-yaml';
 
+/** The API source folder when neither an option nor op-gen.yaml's apiDir names one. */
+export const DEFAULT_API_DIR = 'src/api';
+
 export const PROJECT_FILE = 'op-gen.yaml';
 
 export interface ProjectResource {
@@ -100,7 +103,7 @@ export function readProjectFile(dir: string): ProjectFile | undefined {
     domain: raw.domain,
     projectName: raw.projectName,
     ...(raw.repo ? { repo: raw.repo } : {}),
-    apiDir: raw.apiDir ?? 'src/api',
+    apiDir: raw.apiDir ?? DEFAULT_API_DIR,
     resources: raw.resources ?? [],
     ...(raw.rbac?.roleName ? { rbac: { roleName: raw.rbac.roleName } } : {}),
     ...(raw.crd?.generateEmbeddedObjectMeta === true ? { crd: { generateEmbeddedObjectMeta: true } } : {}),

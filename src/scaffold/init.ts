@@ -3,7 +3,12 @@ import { basename, join, resolve } from 'node:path';
 import { OpGenError, UsageError } from '../errors.ts';
 import { dns1123LabelErrors, isDns1123Label } from '../k8s-names/dns.ts';
 import { writeFilesAtomically } from '../shared/atomic-write.ts';
-import { PROJECT_FILE, renderProjectFile, type ProjectFile } from '../project/project-file.ts';
+import {
+  DEFAULT_API_DIR,
+  PROJECT_FILE,
+  renderProjectFile,
+  type ProjectFile,
+} from '../project/project-file.ts';
 import { LICENSES, licenseHeader, type License } from './boilerplate.ts';
 import { runNpmInstall } from './install.ts';
 import { titleCase, validateDomain, validateProjectName } from './names.ts';
@@ -119,7 +124,7 @@ export async function initProject(options: InitOptions, io: ScaffoldIo): Promise
     domain,
     projectName: name,
     ...(options.repo ? { repo: options.repo } : {}),
-    apiDir: 'src/api',
+    apiDir: DEFAULT_API_DIR,
     resources: [],
     ...(options.sharding ? { sharding: true } : {}),
     scaffold: { opGenVersion: opGenVersion(), commands: [recorded] },

@@ -5,12 +5,15 @@
  * CRD generator's walk, the one place that knows how).
  */
 import type { RawTag, SourceLocation } from '../markers/types.ts';
+import type { SourceSet } from './source-set.ts';
 
 export interface ApiModelOptions {
   /** Project root. */
   readonly cwd: string;
   /** API source folder relative to cwd (default `src/api`). */
   readonly apiDir?: string;
+  /** The run's sources (generation/context.ts), loaded once for every generator; else loaded here. */
+  readonly sources?: SourceSet;
 }
 
 /** One kind in one version: names, scope, versions and its own doc comment. */

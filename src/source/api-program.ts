@@ -20,20 +20,9 @@ export function opGenTypesDir(): string {
   return fileURLToPath(new URL('../api-types/', import.meta.url));
 }
 
-export interface ApiProgram {
-  readonly ts: typeof TS;
-  readonly program: TS.Program;
-  readonly checker: TS.TypeChecker;
-}
-
-/**
- * A program over the API sources only, built for speed: `noLib` with a tiny lib stub, JSDoc left
- * unparsed (markers are read from the raw comments), `op-gen` resolved to the running op-gen's helper
- * types, and `@kubernetes/client-node` replaced by a per-file stub declaring just the names a file
- * imports (the real package's declarations are thousands of files; built-in schemas come from data).
- */
-export function createApiProgram(ts: typeof TS, rootFiles: readonly string[], cwd: string): ApiProgram {
-  const options: TS.CompilerOptions = {
+/** The compiler options of op-gen's programs over a project's sources. */
+export function apiProgramOptions(ts: typeof TS): TS.CompilerOptions {
+  return {
     noLib: true,
     strict: true,
     noEmit: true,
@@ -45,8 +34,45 @@ export function createApiProgram(ts: typeof TS, rootFiles: readonly string[], cw
     allowImportingTsExtensions: true,
     resolveJsonModule: false,
   };
-  const texts = new Map<string, string>();
+}
+
+/** The roots of a program over a project's sources (source-set.ts builds it). */
+export interface ProgramRoots {
+  /** API sources: every import resolved, `op-gen` and `@kubernetes/client-node` stubbed (below). */
+  readonly api: readonly string[];
+  /**
+   * Other sources of the project (controllers, main): parsed, and an import binds only when it names
+   * another root (what `noResolve` does), so nothing outside the project is loaded for them.
+   */
+  readonly project: readonly string[];
+}
+
+/** Texts and parsed files kept for the programs of one source set (a second program parses nothing twice). */
+export interface HostCache {
+  readonly texts: Map<string, string>;
+  readonly parsed: Map<string, TS.SourceFile>;
+}
+
+/**
+ * The compiler host of a program over the sources, built for speed: `noLib` with a tiny lib stub,
+ * JSDoc left unparsed (markers are read from the raw comments), `op-gen` resolved to the running
+ * op-gen's helper types, and `@kubernetes/client-node` replaced by a per-file stub declaring just the
+ * names a file imports (the real package's declarations are thousands of files; built-in schemas come
+ * from data). The API sources and what they import are resolved that way; the project's other roots
+ * only bind imports of other roots. `apiClosure` collects the API sources and every file they reach
+ * (TypeScript reads a root's imports before the next root, and the API roots come first).
+ */
+export function apiCompilerHost(
+  ts: typeof TS,
+  cwd: string,
+  roots: ProgramRoots,
+  cache: HostCache,
+): { host: TS.CompilerHost; options: TS.CompilerOptions; rootNames: string[]; apiClosure: Set<string> } {
+  const options = apiProgramOptions(ts);
+  const texts = cache.texts;
   const opGenEntry = opGenTypesEntry();
+  const apiClosure = new Set(roots.api);
+  const rootSet = new Set([...roots.api, ...roots.project]);
 
   const readText = (fileName: string): string | undefined => {
     if (fileName === LIB_STUB_PATH) return LIB_STUB;
@@ -64,23 +90,72 @@ export function createApiProgram(ts: typeof TS, rootFiles: readonly string[], cw
     directoryExists: (d) => existsSync(d) && statSync(d).isDirectory(),
     getCurrentDirectory: () => cwd,
   } satisfies TS.ModuleResolutionHost;
-  const cache = ts.createModuleResolutionCache(cwd, (f) => f, options);
+  const resolutionCache = ts.createModuleResolutionCache(cwd, (f) => f, options);
+
+  const resolveApi = (
+    name: string,
+    containingFile: string,
+    opts: TS.CompilerOptions,
+    containingSourceFile: TS.SourceFile,
+  ): TS.ResolvedModuleWithFailedLookupLocations => {
+    if (name === 'op-gen') {
+      return {
+        resolvedModule: {
+          resolvedFileName: opGenEntry,
+          extension: opGenEntry.endsWith('.d.ts') ? ts.Extension.Dts : ts.Extension.Ts,
+          isExternalLibraryImport: false,
+        },
+      };
+    }
+    const subpath = name.startsWith('op-gen/') ? opGenSubpathEntry(name.slice('op-gen/'.length)) : undefined;
+    if (subpath) {
+      // op-gen/runtime, op-gen/testing: values (defineKind), never field types; not worth checking
+      // their declarations. A per-file stub declares the names the file imports that the subpath
+      // exports (a name it does not export stays an error, as with the real module).
+      const stub = `${OP_GEN_SUBPATH_STUB_DIR}${encodeURIComponent(`${containingFile}:${name}`)}.d.ts`;
+      if (!texts.has(stub))
+        texts.set(stub, opGenSubpathStub(ts, containingSourceFile, name, exportedNames(ts, subpath)));
+      return {
+        resolvedModule: {
+          resolvedFileName: stub,
+          extension: ts.Extension.Dts,
+          isExternalLibraryImport: false,
+        },
+      };
+    }
+    if (name === K8S_MODULE) {
+      const stub = `${K8S_STUB_DIR}${encodeURIComponent(containingFile)}.d.ts`;
+      if (!texts.has(stub)) texts.set(stub, k8sStub(ts, containingSourceFile));
+      return {
+        resolvedModule: {
+          resolvedFileName: stub,
+          extension: ts.Extension.Dts,
+          isExternalLibraryImport: false,
+        },
+      };
+    }
+    return ts.resolveModuleName(name, containingFile, opts, moduleHost, resolutionCache);
+  };
 
   const host: TS.CompilerHost = {
     ...moduleHost,
     getSourceFile(fileName, languageVersionOrOptions) {
+      const parsed = cache.parsed.get(fileName);
+      if (parsed) return parsed;
       const text = readText(fileName);
       if (text === undefined) return undefined;
       const langOptions =
         typeof languageVersionOrOptions === 'object'
           ? languageVersionOrOptions
           : { languageVersion: languageVersionOrOptions };
-      return ts.createSourceFile(
+      const file = ts.createSourceFile(
         fileName,
         text,
         { ...langOptions, jsDocParsingMode: ts.JSDocParsingMode.ParseNone },
         false,
       );
+      cache.parsed.set(fileName, file);
+      return file;
     },
     getDefaultLibFileName: () => LIB_STUB_PATH,
     writeFile: () => undefined,
@@ -89,51 +164,26 @@ export function createApiProgram(ts: typeof TS, rootFiles: readonly string[], cw
     getNewLine: () => '\n',
     resolveModuleNameLiterals(literals, containingFile, _redirected, opts, containingSourceFile) {
       return literals.map((literal) => {
-        const name = literal.text;
-        if (name === 'op-gen') {
-          return {
-            resolvedModule: {
-              resolvedFileName: opGenEntry,
-              extension: opGenEntry.endsWith('.d.ts') ? ts.Extension.Dts : ts.Extension.Ts,
-              isExternalLibraryImport: false,
-            },
-          };
+        if (apiClosure.has(containingFile)) {
+          const resolved = resolveApi(literal.text, containingFile, opts, containingSourceFile);
+          if (resolved.resolvedModule) apiClosure.add(resolved.resolvedModule.resolvedFileName);
+          return resolved;
         }
-        const subpath = name.startsWith('op-gen/')
-          ? opGenSubpathEntry(name.slice('op-gen/'.length))
-          : undefined;
-        if (subpath) {
-          // op-gen/runtime, op-gen/testing: values (defineKind), never field types; not worth checking
-          // their declarations. A per-file stub declares the names the file imports that the subpath
-          // exports (a name it does not export stays an error, as with the real module).
-          const stub = `${OP_GEN_SUBPATH_STUB_DIR}${encodeURIComponent(`${containingFile}:${name}`)}.d.ts`;
-          if (!texts.has(stub))
-            texts.set(stub, opGenSubpathStub(ts, containingSourceFile, name, exportedNames(ts, subpath)));
-          return {
-            resolvedModule: {
-              resolvedFileName: stub,
-              extension: ts.Extension.Dts,
-              isExternalLibraryImport: false,
-            },
-          };
-        }
-        if (name === K8S_MODULE) {
-          const stub = `${K8S_STUB_DIR}${encodeURIComponent(containingFile)}.d.ts`;
-          if (!texts.has(stub)) texts.set(stub, k8sStub(ts, containingSourceFile));
-          return {
-            resolvedModule: {
-              resolvedFileName: stub,
-              extension: ts.Extension.Dts,
-              isExternalLibraryImport: false,
-            },
-          };
-        }
-        return ts.resolveModuleName(name, containingFile, opts, moduleHost, cache);
+        // A project file outside the API: only another root binds (nothing is loaded for it).
+        if (!literal.text.startsWith('.')) return { resolvedModule: undefined };
+        const resolved = ts.resolveModuleName(
+          literal.text,
+          containingFile,
+          opts,
+          moduleHost,
+          resolutionCache,
+        );
+        const target = resolved.resolvedModule?.resolvedFileName;
+        return target !== undefined && rootSet.has(target) ? resolved : { resolvedModule: undefined };
       });
     },
   };
-  const program = ts.createProgram({ rootNames: [LIB_STUB_PATH, ...rootFiles], options, host });
-  return { ts, program, checker: program.getTypeChecker() };
+  return { host, options, rootNames: [LIB_STUB_PATH, ...rootSet], apiClosure };
 }
 
 /** The entry of an op-gen subpath export (`runtime` → src/runtime/index.ts or dist/runtime/index.d.ts), if it exists. */

@@ -241,40 +241,6 @@ function isReference(ts: typeof TS, node: TS.Identifier): boolean {
   return !ts.isJSDoc(parent);
 }
 
-/**
- * The syntax errors of files parsed on their own (`ts.createSourceFile`, no program), by file, for
- * readers that need only a file's comments or shape, such as the webhook markers: a file that does
- * not parse is never read as if it did (an unterminated string would hide every marker after it).
- * The program built here only hands the parsed files back (no lib, no imports resolved, no checker).
- */
-export function parseProblems(
-  ts: typeof TS,
-  files: readonly TS.SourceFile[],
-  display: (fileName: string) => string,
-): Map<TS.SourceFile, Problem[]> {
-  const out = new Map<TS.SourceFile, Problem[]>();
-  if (files.length === 0) return out;
-  const byName = new Map(files.map((f) => [f.fileName, f]));
-  const options: TS.CompilerOptions = { noLib: true, noResolve: true, types: [] };
-  const host: TS.CompilerHost = {
-    getSourceFile: (fileName) => byName.get(fileName),
-    getDefaultLibFileName: () => 'lib.d.ts',
-    writeFile: () => undefined,
-    getCurrentDirectory: () => '/',
-    getCanonicalFileName: (fileName) => fileName,
-    useCaseSensitiveFileNames: () => true,
-    getNewLine: () => '\n',
-    fileExists: (fileName) => byName.has(fileName),
-    readFile: () => undefined,
-  };
-  const program = ts.createProgram({ rootNames: [...byName.keys()], options, host });
-  for (const file of files) {
-    const problems = formatDiagnostics(ts, program.getSyntacticDiagnostics(file), display);
-    if (problems.length > 0) out.set(file, problems);
-  }
-  return out;
-}
-
 /** Throws every problem `sourceProblems` finds, with the count; returns when the files are sound. */
 export function assertSourcesCompile(
   ts: typeof TS,

@@ -11,9 +11,9 @@ import type {
   Generator,
   GeneratorContext,
 } from '../../generation/contract.ts';
-import { generatorContext } from '../context.ts';
+import { generatorContext } from '../../generation/context.ts';
 import { filesWithHeader } from '../../generation/emit.ts';
-import { runGenerator } from '../run.ts';
+import { runGenerator } from '../../generation/run.ts';
 import { loadApiKinds } from '../api-model.ts';
 import { clientKinds } from './client-kinds.ts';
 import { renderClient } from './render-client.ts';
@@ -63,7 +63,11 @@ async function planClientFiles(
   outDir: string,
 ): Promise<OutputFile[]> {
   const { apiDir } = ctx;
-  const kinds = clientKinds(await loadApiKinds({ cwd: ctx.cwd, apiDir }), ctx.cwd, apiDir);
+  const kinds = clientKinds(
+    await loadApiKinds({ cwd: ctx.cwd, apiDir, sources: ctx.sources }),
+    ctx.cwd,
+    apiDir,
+  );
   if (kinds.length === 0) {
     throw new OpGenError(
       `${join(apiDir)}: no served kind found (an exported interface with @kind). Create one with \`op-gen create api\`.`,

@@ -6,14 +6,14 @@ import type { OutputFile } from '../../shared/atomic-write.ts';
 import { toSortedYaml } from '../../shared/yaml.ts';
 import { yamlPackage } from '../../shared/yaml-package.ts';
 import { unresolvedAliasOffset } from '../../shared/yaml-documents.ts';
-import { crdMarkers } from './markers.ts';
+import { markerNames } from '../generator-markers.ts';
 import type {
   GenerateOptions,
   Generator,
   GeneratorContext,
   GeneratorPlan,
 } from '../../generation/contract.ts';
-import { runGenerator, type ResultOf } from '../run.ts';
+import { runGenerator, type ResultOf } from '../../generation/run.ts';
 import { assembleCrds, VERSION_ANNOTATION, type CustomResourceDefinition } from './assemble.ts';
 import { walkApi, type KindVersion, type WalkResult } from './model.ts';
 import { crdFrontEnd, syntaxWalk } from './front-end.ts';
@@ -59,7 +59,7 @@ export const DEFAULT_CRD_DIR = 'config/crd/bases';
 export const crdGenerator: Generator<GenerateCrdsOptions, CrdPlan> = {
   name: 'crd',
   get markers() {
-    return [...new Set(crdMarkers.specs.map((m) => m.name))];
+    return markerNames('crd');
   },
   plan: planCrds,
 };
@@ -77,7 +77,8 @@ async function planCrds(ctx: GeneratorContext, options: GenerateCrdsOptions): Pr
     });
   }
   const front = crdFrontEnd();
-  const walked = await syntaxWalk({ cwd: ctx.cwd, apiDir: ctx.apiDir }, front);
+  const source = { cwd: ctx.cwd, apiDir: ctx.apiDir, sources: ctx.sources };
+  const walked = await syntaxWalk(source, front);
   if (walked) {
     try {
       return await planFrom(ctx, options, walked);
@@ -86,7 +87,7 @@ async function planCrds(ctx: GeneratorContext, options: GenerateCrdsOptions): Pr
       if (front === 'syntax') throw err;
     }
   }
-  return planFrom(ctx, options, await walkApi({ cwd: ctx.cwd, apiDir: ctx.apiDir }, { collectDocs: false }));
+  return planFrom(ctx, options, await walkApi(source, { collectDocs: false }));
 }
 
 /** The CRDs of a walk: the checks after it, assembly, the size budget, the files. */

@@ -6,17 +6,12 @@ import { ProblemsError, type ProblemCollector } from '../../shared/problems.ts';
 import { assertSourcesCompile } from '../../source/ts-diagnostics.ts';
 import { crdMarkers, type CrdMarker } from './markers.ts';
 import { orphanDocComments, type RawTag, type SourceLocation } from '../../markers/index.ts';
-import { findVersionFolders, readGroupVersion } from '../../source/discover.ts';
+import { readGroupVersion } from '../../source/discover.ts';
 import { docOf, lineOf } from '../../source/doc.ts';
 import { dns1035LabelErrors } from '../../k8s-names/dns.ts';
 import { pluralize } from '../../k8s-names/pluralize.ts';
-import {
-  createApiProgram,
-  K8S_STUB_DIR,
-  opGenTypesDir,
-  opGenTypesEntry,
-  type ApiProgram,
-} from '../../source/api-program.ts';
+import { K8S_STUB_DIR, opGenTypesDir, opGenTypesEntry } from '../../source/api-program.ts';
+import { sourcesFor, type ApiProgram, type SourceSet } from '../../source/source-set.ts';
 import { SchemaBuilder, type BuiltinSchemas, type WalkFindings } from './schema-builder.ts';
 import type { JSONSchemaProps } from '../../api-types/json-schema.ts';
 import type { ApiModelKind } from '../../source/api-model.ts';
@@ -39,6 +34,8 @@ export interface ApiModelOptions {
   readonly cwd: string;
   /** API source folder relative to cwd (default `src/api`). */
   readonly apiDir?: string;
+  /** The run's sources (generation/context.ts); default: loaded for this walk. */
+  readonly sources?: SourceSet;
 }
 
 export interface WalkResult {
@@ -66,21 +63,18 @@ export async function walkApi(
   walkOptions: { collectDocs: boolean },
 ): Promise<WalkResult> {
   const cwd = options.cwd;
-  const apiDir = options.apiDir ?? 'src/api';
-  const folders = findVersionFolders(cwd, apiDir);
+  const sources = sourcesFor(options);
+  const apiDir = sources.apiDir;
+  const folders = sources.apiFolders();
   const ts = loadTypeScript();
-  const api = createApiProgram(
-    ts,
-    folders.flatMap((f) => f.files),
-    cwd,
-  );
+  const api = sources.apiProgram();
   const display = (f: string): string => relative(cwd, f) || f;
   // A source that does not parse, or names a type or module that does not exist, is never walked:
   // the compiler's own messages say what is wrong, where a walk would report the fallout (`any`).
   assertSourcesCompile(
     ts,
     api.program,
-    api.program.getSourceFiles().filter((f) => isUserSource(f.fileName)),
+    api.apiSources.filter((f) => isUserSource(f.fileName)),
     { names: true, display },
   );
   const usesBuiltins = api.program

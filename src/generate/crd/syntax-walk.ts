@@ -15,8 +15,8 @@ import type {
 } from '../../source/decl-syntax/ast.ts';
 import { Declined } from '../../source/decl-syntax/declined.ts';
 import { declDoc } from '../../source/decl-syntax/doc.ts';
-import { DeclProgram, typeNodes } from '../../source/decl-syntax/program.ts';
-import { findVersionFolders } from '../../source/discover.ts';
+import { typeNodes, type DeclProgram } from '../../source/decl-syntax/program.ts';
+import { sourcesFor } from '../../source/source-set.ts';
 import { K8S_MODULE, opGenTypesDir } from '../../source/api-program.ts';
 import { goFormLines, goFormProblems } from '../go-forms.ts';
 import { crdMarkers, type CrdMarker } from './markers.ts';
@@ -24,6 +24,7 @@ import {
   kindNames,
   kindVersionOf,
   rootFieldDescription,
+  type ApiModelOptions,
   type KindVersion,
   type WalkResult,
 } from './model.ts';
@@ -100,11 +101,12 @@ function opGenMetaFile(): string {
 }
 
 /** The walk over the syntax, or `Declined` with the first reason it does not read the sources. */
-export async function syntaxWalkApi(options: { cwd: string; apiDir?: string }): Promise<WalkResult> {
+export async function syntaxWalkApi(options: ApiModelOptions): Promise<WalkResult> {
   const cwd = options.cwd;
-  const apiDir = options.apiDir ?? 'src/api';
-  const folders = findVersionFolders(cwd, apiDir);
-  const program = new DeclProgram(opGenMetaFile());
+  const sources = sourcesFor(options);
+  const apiDir = sources.apiDir;
+  const folders = sources.apiFolders();
+  const program = sources.declProgram(opGenMetaFile());
   const walker = new SyntaxWalker(program, cwd);
   const roots = folders.flatMap((f) => f.files.map((name) => program.file(name)));
   program.file(opGenMetaFile());

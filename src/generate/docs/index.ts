@@ -7,8 +7,8 @@ import { join, resolve } from 'node:path';
 import type { OutputFile } from '../../shared/atomic-write.ts';
 import type { GenerateOptions, GenerateResult, Generator } from '../../generation/contract.ts';
 import { filesWithHeader } from '../../generation/emit.ts';
-import { runGenerator } from '../run.ts';
-import { generateCrds, type CustomResourceDefinition } from '../crd/index.ts';
+import { runGenerator } from '../../generation/run.ts';
+import { crdGenerator, type CustomResourceDefinition } from '../crd/index.ts';
 import { DOCS_HEADER, renderGroupVersion, type KindEntry } from './render.ts';
 import { readSamples } from './samples.ts';
 
@@ -32,7 +32,7 @@ export const docsGenerator: Generator<GenerateDocsOptions> = {
   async plan(ctx, options) {
     const outDir = resolve(ctx.cwd, options.outDir ?? DEFAULT_DOCS_DIR);
     // The CRDs as `generate crd` makes them, written nowhere (its problems fail this run the same way).
-    const { crds } = await generateCrds({ cwd: ctx.cwd, check: true, apiDir: ctx.apiDir });
+    const { crds } = await crdGenerator.plan(ctx, { cwd: ctx.cwd, apiDir: ctx.apiDir });
     const samples = readSamples(ctx.cwd, options.samplesDir ?? 'config/samples');
     const files: OutputFile[] = [...byGroupVersion(crds)].map(([key, kinds]) => {
       const [group = '', version = ''] = key.split('/');

@@ -14,7 +14,7 @@ import type {
   GeneratorContext,
   GeneratorPlan,
 } from '../../generation/contract.ts';
-import { runGenerator, type ResultOf } from '../run.ts';
+import { runGenerator, type ResultOf } from '../../generation/run.ts';
 
 export interface GenerateHelmOptions extends GenerateOptions {
   /** The manager image in values.yaml (default: config/manager's, as config/default renders it). */

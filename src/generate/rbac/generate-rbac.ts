@@ -1,5 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { OpGenError } from '../../errors.ts';
 import { dns1123LabelErrors } from '../../k8s-names/dns.ts';
 import type {
@@ -8,24 +8,25 @@ import type {
   GeneratorContext,
   GeneratorPlan,
 } from '../../generation/contract.ts';
-import { generatorContext } from '../context.ts';
-import { runGenerator, type ResultOf } from '../run.ts';
+import { generatorContext } from '../../generation/context.ts';
+import { runGenerator, type ResultOf } from '../../generation/run.ts';
 import { ts } from '../../source/ts.ts';
 import { ProblemCollector } from '../../shared/problems.ts';
-import { createApiProgram } from '../../source/api-program.ts';
 import { assertSourcesCompile } from '../../source/ts-diagnostics.ts';
 import { findBuilderUses, rulesForUses } from './infer-rules.ts';
 import { renderRbacManifests } from './manifests.ts';
 import { rolesFromRules, type RoleSpec } from './merge-rules.ts';
 import { rbacMarkerRules } from './rbac-markers.ts';
 import type { RbacRule } from './rule.ts';
-import { loadSourceProgram } from '../../source/source-program.ts';
 import { StaticEvaluator } from './static-value.ts';
 import { validateRule } from './validate-rule.ts';
+import { markerNames } from '../generator-markers.ts';
 
 export const DEFAULT_ROLE_NAME = 'manager-role';
 export const DEFAULT_SERVICE_ACCOUNT = 'controller-manager';
 export const DEFAULT_OUTPUT_DIR = 'config/rbac';
+/** The sources `generate rbac` reads markers and builders from, relative to the project. */
+const DEFAULT_PATHS: readonly string[] = ['src'];
 
 export interface GenerateRbacOptions extends GenerateOptions {
   /** Source folders or files to scan, relative to cwd. Default `src`. */
@@ -48,7 +49,8 @@ export interface RbacPlan extends GeneratorPlan {
 /** `op-gen generate rbac`: config/rbac from `@rbac` markers and the controllers' builders. */
 export const rbacGenerator: Generator<GenerateRbacOptions, RbacPlan> = {
   name: 'rbac',
-  markers: ['rbac'],
+  markers: markerNames('rbac'),
+  sourcePaths: (options) => options.paths ?? DEFAULT_PATHS,
   plan: (ctx, options) => planRbacIn(ctx, options),
 };
 
@@ -75,7 +77,7 @@ function planRbacIn(ctx: GeneratorContext, options: GenerateRbacOptions): RbacPl
     );
   }
   const outputDir = resolve(options.cwd, options.outDir ?? DEFAULT_OUTPUT_DIR);
-  const source = loadSourceProgram(options.cwd, options.paths ?? ['src']);
+  const source = ctx.sources.projectProgram(options.paths ?? DEFAULT_PATHS);
   const evaluator = new StaticEvaluator(source.checker, (f) => relative(options.cwd, f).split(sep).join('/'));
 
   // A source that does not parse is never read as if it did (`.for(Kind))))` would still give rules);
@@ -87,18 +89,14 @@ function planRbacIn(ctx: GeneratorContext, options: GenerateRbacOptions): RbacPl
     source.files.map((f) => f.sourceFile),
     { names: false, display },
   );
-  const apiFiles = source.files
-    .map((f) => f.path)
-    .filter((f) => existsSync(join(dirname(f), 'groupversion.ts')));
-  if (apiFiles.length > 0) {
-    const api = createApiProgram(ts, apiFiles, options.cwd);
-    assertSourcesCompile(
-      ts,
-      api.program,
-      apiFiles.flatMap((f) => api.program.getSourceFile(f) ?? []),
-      { names: true, display },
-    );
-  }
+  // The API sources (files beside a groupversion.ts) are read as the CRD walk reads them, in the same
+  // program (source/source-set.ts).
+  assertSourcesCompile(
+    ts,
+    source.program,
+    source.apiFiles.flatMap((f) => source.program.getSourceFile(f) ?? []),
+    { names: true, display },
+  );
 
   const problems = new ProblemCollector();
   const rules: RbacRule[] = [];

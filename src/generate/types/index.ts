@@ -7,7 +7,7 @@ import { OpGenError } from '../../errors.ts';
 import type { OutputFile } from '../../shared/atomic-write.ts';
 import type { GenerateOptions, GenerateResult, Generator } from '../../generation/contract.ts';
 import { filesWithHeader } from '../../generation/emit.ts';
-import { runGenerator } from '../run.ts';
+import { runGenerator } from '../../generation/run.ts';
 import { readCrdInput, type CrdDocument } from './read-crds.ts';
 import { DEFAULT_IMPORTS, renderKindVersion, TYPES_HEADER, type ImportModules } from './render-types.ts';
 

@@ -9,9 +9,9 @@ import type {
   GeneratorContext,
   GeneratorPlan,
 } from '../../generation/contract.ts';
-import { generatorContext } from '../context.ts';
+import { generatorContext } from '../../generation/context.ts';
 import { filesWithHeader } from '../../generation/emit.ts';
-import { runGenerator, type ResultOf } from '../run.ts';
+import { runGenerator, type ResultOf } from '../../generation/run.ts';
 import {
   configurationNames,
   webhookConfigurations,
@@ -33,6 +33,7 @@ import {
   renderWebhookKustomization,
 } from './deploy-config.ts';
 import { readWebhookMarkers } from './source-markers.ts';
+import { markerNames } from '../generator-markers.ts';
 
 export interface GenerateWebhookOptions extends GenerateOptions {
   /** Source folders or files to scan for `@webhook` markers, relative to cwd. Default `src`. */
@@ -60,7 +61,7 @@ export type GenerateWebhookResult = ResultOf<WebhookPlan>;
  */
 export const webhookGenerator: Generator<GenerateWebhookOptions, WebhookPlan> = {
   name: 'webhook',
-  markers: ['webhook'],
+  markers: markerNames('webhook'),
   plan: (ctx, options) => planWebhooksIn(ctx, options),
 };
 

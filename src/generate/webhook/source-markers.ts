@@ -7,7 +7,7 @@ import { webhookMarkers, type WebhookMarker } from './markers.ts';
 import { jsDocComments } from '../../source/jsdoc-comments.ts';
 import { listSourceFiles } from '../../source/source-files.ts';
 import { ProblemCollector } from '../../shared/problems.ts';
-import { parseProblems } from '../../source/ts-diagnostics.ts';
+import { parseProblems } from '../../source/source-set.ts';
 
 /** `groups=""` names the core group, as in controller-gen; the list parser takes it as `core`. */
 function coreGroupAlias(text: string): string {

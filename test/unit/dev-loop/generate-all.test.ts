@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { projectGenerator } from '../../../src/dev-loop/generate-all.ts';
 import { createApi } from '../../../src/scaffold/create-api.ts';
 import { initProject } from '../../../src/scaffold/init.ts';
+import { programsCreated } from '../../../src/source/source-set.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 // Inside op-gen's tree (so `op-gen` resolves for the generators) in a folder op-gen's tsconfig excludes.
@@ -36,7 +37,10 @@ describe('projectGenerator', () => {
     const generate = projectGenerator(project);
     const crdFile = 'config/crd/bases/cache.example.com_memcacheds.yaml';
 
+    const programs = programsCreated();
     const first = await generate();
+    // The round's generators share one context: the sources load once (one compiler program).
+    assert.equal(programsCreated() - programs, 1);
     assert.deepEqual(
       first.crds.map((c) => c.metadata.name),
       ['memcacheds.cache.example.com'],

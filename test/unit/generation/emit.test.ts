@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { Generator, GeneratorPlan } from '../../../src/generation/contract.ts';
-import { generatorContext } from '../../../src/generate/context.ts';
+import { generatorContext } from '../../../src/generation/context.ts';
 import { emit, filesWithHeader } from '../../../src/generation/emit.ts';
-import { runGenerator } from '../../../src/generate/run.ts';
+import { runGenerator } from '../../../src/generation/run.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'op-gen-emit-'));
 after(() => rmSync(root, { recursive: true, force: true }));
