@@ -97,45 +97,9 @@ export function apiCompilerHost(
     containingFile: string,
     opts: TS.CompilerOptions,
     containingSourceFile: TS.SourceFile,
-  ): TS.ResolvedModuleWithFailedLookupLocations => {
-    if (name === 'op-gen') {
-      return {
-        resolvedModule: {
-          resolvedFileName: opGenEntry,
-          extension: opGenEntry.endsWith('.d.ts') ? ts.Extension.Dts : ts.Extension.Ts,
-          isExternalLibraryImport: false,
-        },
-      };
-    }
-    const subpath = name.startsWith('op-gen/') ? opGenSubpathEntry(name.slice('op-gen/'.length)) : undefined;
-    if (subpath) {
-      // op-gen/runtime, op-gen/testing: values (defineKind), never field types; not worth checking
-      // their declarations. A per-file stub declares the names the file imports that the subpath
-      // exports (a name it does not export stays an error, as with the real module).
-      const stub = `${OP_GEN_SUBPATH_STUB_DIR}${encodeURIComponent(`${containingFile}:${name}`)}.d.ts`;
-      if (!texts.has(stub))
-        texts.set(stub, opGenSubpathStub(ts, containingSourceFile, name, exportedNames(ts, subpath)));
-      return {
-        resolvedModule: {
-          resolvedFileName: stub,
-          extension: ts.Extension.Dts,
-          isExternalLibraryImport: false,
-        },
-      };
-    }
-    if (name === K8S_MODULE) {
-      const stub = `${K8S_STUB_DIR}${encodeURIComponent(containingFile)}.d.ts`;
-      if (!texts.has(stub)) texts.set(stub, k8sStub(ts, containingSourceFile));
-      return {
-        resolvedModule: {
-          resolvedFileName: stub,
-          extension: ts.Extension.Dts,
-          isExternalLibraryImport: false,
-        },
-      };
-    }
-    return ts.resolveModuleName(name, containingFile, opts, moduleHost, resolutionCache);
-  };
+  ): TS.ResolvedModuleWithFailedLookupLocations =>
+    resolveApiModule(ts, { name, containingFile, containingSourceFile, texts, opGenEntry }) ??
+    ts.resolveModuleName(name, containingFile, opts, moduleHost, resolutionCache);
 
   const host: TS.CompilerHost = {
     ...moduleHost,
@@ -184,6 +148,60 @@ export function apiCompilerHost(
     },
   };
   return { host, options, rootNames: [LIB_STUB_PATH, ...rootSet], apiClosure };
+}
+
+/**
+ * How the API program resolves op-gen and `@kubernetes/client-node` (to the running op-gen's types and
+ * per-file stubs), or undefined for any other module (resolved as TypeScript does).
+ */
+function resolveApiModule(
+  ts: typeof TS,
+  at: {
+    readonly name: string;
+    readonly containingFile: string;
+    readonly containingSourceFile: TS.SourceFile;
+    readonly texts: Map<string, string>;
+    readonly opGenEntry: string;
+  },
+): TS.ResolvedModuleWithFailedLookupLocations | undefined {
+  const { name, containingFile, containingSourceFile, texts, opGenEntry } = at;
+  if (name === 'op-gen') {
+    return {
+      resolvedModule: {
+        resolvedFileName: opGenEntry,
+        extension: opGenEntry.endsWith('.d.ts') ? ts.Extension.Dts : ts.Extension.Ts,
+        isExternalLibraryImport: false,
+      },
+    };
+  }
+  const subpath = name.startsWith('op-gen/') ? opGenSubpathEntry(name.slice('op-gen/'.length)) : undefined;
+  if (subpath) {
+    // op-gen/runtime, op-gen/testing: values (defineKind), never field types; not worth checking
+    // their declarations. A per-file stub declares the names the file imports that the subpath
+    // exports (a name it does not export stays an error, as with the real module).
+    const stub = `${OP_GEN_SUBPATH_STUB_DIR}${encodeURIComponent(`${containingFile}:${name}`)}.d.ts`;
+    if (!texts.has(stub))
+      texts.set(stub, opGenSubpathStub(ts, containingSourceFile, name, exportedNames(ts, subpath)));
+    return {
+      resolvedModule: {
+        resolvedFileName: stub,
+        extension: ts.Extension.Dts,
+        isExternalLibraryImport: false,
+      },
+    };
+  }
+  if (name === K8S_MODULE) {
+    const stub = `${K8S_STUB_DIR}${encodeURIComponent(containingFile)}.d.ts`;
+    if (!texts.has(stub)) texts.set(stub, k8sStub(ts, containingSourceFile));
+    return {
+      resolvedModule: {
+        resolvedFileName: stub,
+        extension: ts.Extension.Dts,
+        isExternalLibraryImport: false,
+      },
+    };
+  }
+  return undefined;
 }
 
 /** The entry of an op-gen subpath export (`runtime` → src/runtime/index.ts or dist/runtime/index.d.ts), if it exists. */
