@@ -202,5 +202,3 @@ function isUserSource(fileName: string): boolean {
     !fileName.includes('/node_modules/')
   );
 }
-
-export { kindNames, kindVersionOf, rootFieldDescription } from './kind-schema.ts';
