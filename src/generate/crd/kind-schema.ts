@@ -8,9 +8,17 @@ import { pluralize } from '../../k8s-names/pluralize.ts';
 import type { RawTag, SourceLocation } from '../../markers/index.ts';
 import type { ModelField, ModelKind } from '../../source/type-model.ts';
 import type { CrdMarker } from './markers.ts';
-import type { KindVersion } from './model.ts';
+import type { ApiModelKind } from '../../source/api-model.ts';
 import type { SchemaBuilder } from './schema-builder.ts';
 import { sourceError } from './walk-error.ts';
+
+/** A kind with everything `generate crd` needs to write its version of the CRD. */
+export interface KindVersion extends ApiModelKind {
+  readonly markers: readonly CrdMarker[];
+  readonly schema: JSONSchemaProps;
+  readonly shortNames: readonly string[];
+  readonly categories: readonly string[];
+}
 
 export interface KindSeed {
   readonly group: string;

@@ -4,29 +4,22 @@ import { OpGenError } from '../../errors.ts';
 import { goFormLines, goFormProblems } from '../go-forms.ts';
 import { ProblemsError, type ProblemCollector } from '../../shared/problems.ts';
 import { assertSourcesCompile } from '../../shared/ts-diagnostics.ts';
-import { crdMarkers, type CrdMarker } from './markers.ts';
+import { crdMarkers } from './markers.ts';
 import { orphanDocComments, type DocComment } from '../../markers/index.ts';
 import { findVersionFolders, readGroupVersion } from '../../source/discover.ts';
 import { docOf, lineOf } from '../../source/doc.ts';
 import { createApiProgram, K8S_STUB_DIR, opGenTypesDir, opGenTypesEntry } from '../../source/api-program.ts';
 import { SchemaBuilder, type BuiltinSchemas, type WalkFindings } from './schema-builder.ts';
-import type { JSONSchemaProps } from '../../api-types/json-schema.ts';
 import type { ApiModelKind } from '../../source/api-model.ts';
 import type { ModelKind } from '../../source/type-model.ts';
 import { loadTypeScript } from '../../source/typescript.ts';
 import { CheckerTypes } from './checker-types.ts';
-import { buildKinds } from './kind-schema.ts';
+import { buildKinds, type KindVersion } from './kind-schema.ts';
 
 /** One kind in one version, as found in the API sources, with the doc comments of its fields. */
 export type ApiKind = ApiModelKind;
 
-/** A kind with everything `generate crd` needs to write its version of the CRD. */
-export interface KindVersion extends ApiKind {
-  readonly markers: readonly CrdMarker[];
-  readonly schema: JSONSchemaProps;
-  readonly shortNames: readonly string[];
-  readonly categories: readonly string[];
-}
+export type { KindVersion } from './kind-schema.ts';
 
 export interface ApiModelOptions {
   /** Project root. */
