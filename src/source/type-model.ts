@@ -2,8 +2,9 @@
  * The type model: what the API sources say about their types, before any schema. Both CRD front
  * ends fill it (the type checker's, generate/crd/checker-types.ts, and the syntax reader,
  * generate/crd/syntax-walk.ts); one builder (generate/crd/schema-builder.ts) turns it into schemas
- * and reports its problems. Parts below a type are read on first use (the functions), so a front
- * end reads only what the builder walks, in the order it walks it.
+ * and reports its problems. Parts below a type are read when asked for (the functions; each call
+ * reads again, so a model holds no more than the builder is walking), so a front end reads only
+ * what the builder walks, in the order it walks it.
  */
 import type { DocComment } from '../markers/jsdoc.ts';
 import type { SourceLocation } from '../markers/types.ts';

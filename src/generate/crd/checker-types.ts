@@ -99,12 +99,11 @@ export class CheckerTypes {
       exported: !!decl.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword),
       generic: !!decl.typeParameters,
       doc: this.documented(decl),
-      fields: once(() =>
+      fields: () =>
         this.#checker
           .getPropertiesOfType(this.#checker.getTypeAtLocation(decl.name))
           .filter((p) => !p.name.startsWith('__@'))
           .map((p) => this.#field(p)),
-      ),
     };
   }
 
@@ -366,12 +365,11 @@ export class CheckerTypes {
           ? { ...this.documented(decl), name }
           : undefined,
       label: () => checker.typeToString(type),
-      fields: once(() =>
+      fields: () =>
         checker
           .getPropertiesOfType(type)
           .filter((p) => !p.name.startsWith('__@'))
           .map((p) => this.#field(p)),
-      ),
       index: once(() => {
         const infos = checker.getIndexInfosOfType(type);
         const info = infos[0];

@@ -413,13 +413,12 @@ class SyntaxReader {
       generic: false,
       location: this.location(file, decl.start),
       doc: this.documented(file, decl.pos),
-      fields: once(() =>
+      fields: () =>
         this.#interfaceMembers(file, decl, []).map(({ file: declaredIn, member }) =>
           member.m === 'property'
             ? this.#field(declaredIn, member)
             : this.decline(file, member.start, 'an index signature on a kind'),
         ),
-      ),
     };
   }
 
@@ -640,11 +639,10 @@ class SyntaxReader {
       t: 'object',
       decl: decl ? { ...this.documented(file, decl.pos), name: decl.name } : undefined,
       label: () => decl?.name ?? 'object',
-      fields: once(() =>
+      fields: () =>
         shape.members.flatMap(({ file: declaredIn, member }) =>
           member.m === 'property' ? [this.#field(declaredIn, member)] : [],
         ),
-      ),
       index: once(() => {
         const index = shape.members.find((m) => m.member.m === 'index')?.member;
         if (!index) return undefined;
