@@ -90,7 +90,7 @@ export function buildKind(builder: SchemaBuilder, model: ModelKind): KindVersion
   const names = kindNames(markers, name, location);
   const where = { path: names.kind, location };
   const schema = builder.applyMarkers(rootSchema(builder, model, names.kind, seed), markers, where);
-  builder.origins.set(schema, where);
+  builder.origin(schema, where);
   const prefix = `${names.kind}.`;
   const fields = builder
     .takeFieldDocs()

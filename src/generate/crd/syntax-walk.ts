@@ -108,11 +108,13 @@ export async function readSyntaxTypes(options: { cwd: string; apiDir?: string })
   program.file(opGenMetaFile());
   // Every name in every file read resolves (the checker's pre-check would report one that does not).
   for (let i = 0; i < program.files.length; i++) reader.checkNames(program.files[i] as DeclFile);
-  // The schema data loads only when an API uses a built-in type (as in the checker walk).
+  // The schema data loads only when an API uses a built-in type (as in the checker walk). No origins:
+  // a problem declines, and the checker front end reports it where it is.
   const builder = new SchemaBuilder(
     program.files.some((f) => f.statements.some((s) => s.s === 'import' && s.module === K8S_MODULE))
       ? await import('./builtin-schemas.ts')
       : undefined,
+    { origins: false },
   );
   reader.checkLiterals();
 
@@ -137,7 +139,7 @@ class SyntaxReader {
   readonly #records = new Map<object, ModelObject>();
   readonly #objectMeta: ModelType = { t: 'objectMeta', key: {} };
   readonly #preserve: ModelType = { t: 'preserve', key: {} };
-  readonly #docs = new Map<DeclFile, Map<number, DocComment>>();
+  readonly #docs = new Map<DeclFile, Map<number, Documented>>();
   readonly #display = new Map<DeclFile, string>();
   readonly #builtinKeys = new Map<string, object>();
 
@@ -171,15 +173,17 @@ class SyntaxReader {
   }
 
   doc(file: DeclFile, pos: number): DocComment {
-    let byPos = this.#docs.get(file);
-    if (!byPos) this.#docs.set(file, (byPos = new Map()));
-    let doc = byPos.get(pos);
-    if (!doc) byPos.set(pos, (doc = declDoc(file, pos, goFormLines)));
-    return doc;
+    return this.documented(file, pos).doc;
   }
 
+  /** The doc comment before `pos` and the file's name as shown (one object each, cached). */
   documented(file: DeclFile, pos: number): Documented {
-    return { doc: this.doc(file, pos), file: this.display(file) };
+    let byPos = this.#docs.get(file);
+    if (!byPos) this.#docs.set(file, (byPos = new Map()));
+    let documented = byPos.get(pos);
+    if (!documented)
+      byPos.set(pos, (documented = { doc: declDoc(file, pos, goFormLines), file: this.display(file) }));
+    return documented;
   }
 
   /** The kinds of one file (markers in a comment attached to nothing, or Go-form ones, decline). */
@@ -652,21 +656,55 @@ class SyntaxReader {
   }
 
   #field(file: DeclFile, prop: PropertyMember): ModelField {
-    return {
-      name: prop.name,
-      optional: prop.optional,
-      forbidden: () => false,
-      method: false,
-      location: this.location(file, prop.start),
-      doc: this.documented(file, prop.pos),
-      type: () => this.#use(this.#typed(file, prop.type, 0), prop.type, file),
-      typeName: () => {
-        const typed = this.#typed(file, prop.type, 0);
-        if (typed.shape.s !== 'objectMeta' || typed.nullable)
-          return this.decline(file, prop.start, 'metadata that is not ObjectMeta');
-        return { name: 'ObjectMeta', text: 'ObjectMeta' };
-      },
-    };
+    return new SyntaxField(this, file, prop);
+  }
+
+  /** A field's type, as written and resolved. */
+  fieldType(file: DeclFile, prop: PropertyMember): TypeUse {
+    return this.#use(this.#typed(file, prop.type, 0), prop.type, file);
+  }
+
+  /** A kind's metadata field: ObjectMeta, or decline. */
+  fieldTypeName(file: DeclFile, prop: PropertyMember): { name: string; text: string } {
+    const typed = this.#typed(file, prop.type, 0);
+    if (typed.shape.s !== 'objectMeta' || typed.nullable)
+      return this.decline(file, prop.start, 'metadata that is not ObjectMeta');
+    return { name: 'ObjectMeta', text: 'ObjectMeta' };
+  }
+}
+
+/** A property read by the syntax reader (a class: one object a field, the fast path's many). */
+class SyntaxField implements ModelField {
+  readonly #reader: SyntaxReader;
+  readonly #file: DeclFile;
+  readonly #prop: PropertyMember;
+  readonly name: string;
+  readonly optional: boolean;
+  readonly method = false;
+  readonly location: SourceLocation;
+  readonly doc: Documented;
+
+  constructor(reader: SyntaxReader, file: DeclFile, prop: PropertyMember) {
+    this.#reader = reader;
+    this.#file = file;
+    this.#prop = prop;
+    this.name = prop.name;
+    this.optional = prop.optional;
+    this.location = reader.location(file, prop.start);
+    this.doc = reader.documented(file, prop.pos);
+  }
+
+  /** The syntax subset has no `never`. */
+  forbidden(): boolean {
+    return false;
+  }
+
+  type(): TypeUse {
+    return this.#reader.fieldType(this.#file, this.#prop);
+  }
+
+  typeName(): { name: string; text: string } {
+    return this.#reader.fieldTypeName(this.#file, this.#prop);
   }
 }
 
