@@ -123,7 +123,7 @@ export class SchemaBuilder {
    */
   schemaFor(use: TypeUse, where: Where, fieldMarkers: readonly CrdMarker[] = []): JSONSchemaProps {
     // Markers and descriptions of type aliases the field is written with (`port: Port`).
-    const aliasLayers = use.aliases.map((alias) => this.markers(alias, 'type'));
+    const aliasLayers = use.aliases.length === 0 ? [] : use.aliases.map((a) => this.markers(a, 'type'));
     let schema: JSONSchemaProps = { ...this.#baseSchema(use.type, where, fieldMarkers) };
     if (use.nullable) schema.nullable = true;
     // Innermost alias first, so outer aliases and the field override.
