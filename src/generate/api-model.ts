@@ -6,18 +6,20 @@
  * place outside generate/crd that reads that walk: its users see no schema.
  */
 import type { ApiKindInfo, ApiModelKind, ApiModelOptions } from '../source/api-model.ts';
-import { crdFrontEnd, syntaxWalk } from './crd/front-end.ts';
+import { walkWith, type CrdFrontEnd } from './crd/front-end.ts';
 import { walkApi } from './crd/model.ts';
 
 export type { ApiField, ApiKindInfo, ApiModelKind, ApiModelOptions } from '../source/api-model.ts';
 
 /** Every kind in the API sources (each version separately), with its doc comment; no fields. */
-export async function loadApiKinds(options: ApiModelOptions): Promise<ApiKindInfo[]> {
+export async function loadApiKinds(
+  options: ApiModelOptions,
+  front: CrdFrontEnd = 'auto',
+): Promise<ApiKindInfo[]> {
   // Without field docs the walk reuses a type's schema where several fields use it (as generate crd
   // does), and the syntax front end can read the sources (it collects no field docs): it reads them
   // with no problem or declines, so its kinds are the checker walk's.
-  const { kinds, problems } =
-    (await syntaxWalk(options, crdFrontEnd())) ?? (await walkApi(options, { collectDocs: false }));
+  const { kinds, problems } = await walkWith(options, front);
   problems.throwIfAny();
   return kinds.map(kindInfo);
 }

@@ -1,25 +1,19 @@
 import { OpGenError } from '../../errors.ts';
+import { ProblemsError } from '../../shared/problems.ts';
 import { Declined } from '../../source/decl-syntax/declined.ts';
-import type { ApiModelOptions, WalkResult } from './model.ts';
-import { syntaxWalkApi } from './syntax-walk.ts';
+import { buildWalk, walkApi, type ApiModelOptions, type WalkResult } from './model.ts';
+import { readSyntaxTypes } from './syntax-walk.ts';
 
+/**
+ * Which front end reads the API sources into the type model: `auto` (what generate crd and the API
+ * model use) tries the syntax reader (syntax-walk.ts) and falls back to the type checker's
+ * (model.ts, checker-types.ts); tests force `checker` or `syntax` to compare the two.
+ */
 export type CrdFrontEnd = 'auto' | 'checker' | 'syntax';
 
 /**
- * Which walk reads the API sources: `auto` (the default) tries the syntax front end
- * (syntax-walk.ts) and falls back to the type checker's (model.ts); `checker` and `syntax` force one
- * (OP_GEN_CRD_FRONT_END; for tests, and to find out why a project is not read by the fast one).
- */
-export function crdFrontEnd(): CrdFrontEnd {
-  const value = process.env.OP_GEN_CRD_FRONT_END;
-  if (value === undefined || value === '' || value === 'auto') return 'auto';
-  if (value === 'checker' || value === 'syntax') return value;
-  throw new OpGenError(`OP_GEN_CRD_FRONT_END must be auto, checker or syntax, got ${value}`, { exitCode: 2 });
-}
-
-/**
- * The syntax front end's walk, or undefined when the type checker's walk must read the sources
- * (it declined, or `checker` is forced). With `syntax` forced, a decline is an error saying why.
+ * The syntax front end's walk, or undefined when the type checker's must read the sources (it
+ * declined, or `checker` is forced). With `syntax` forced, a decline is an error saying why.
  */
 export async function syntaxWalk(
   options: ApiModelOptions,
@@ -33,4 +27,30 @@ export async function syntaxWalk(
     if (front === 'syntax') throw new OpGenError(`the syntax front end declined: ${err.message}`);
     return undefined;
   }
+}
+
+/** The walk of `front`: the syntax reader's, else (declined, or `checker`) the type checker's. */
+export async function walkWith(
+  options: ApiModelOptions,
+  front: CrdFrontEnd,
+  walkOptions: { collectDocs: boolean } = { collectDocs: false },
+): Promise<WalkResult> {
+  return (await syntaxWalk(options, front)) ?? (await walkApi(options, walkOptions));
+}
+
+/**
+ * The schemas of what the syntax reader read. It hands every problem to the type checker's front end
+ * (which reports it with the same message): a problem declines, and so does an API without kinds.
+ */
+async function syntaxWalkApi(options: ApiModelOptions): Promise<WalkResult> {
+  const where = options.apiDir ?? 'src/api';
+  const walked = buildWalk(await readSyntaxTypes(options), { collectDocs: false });
+  try {
+    walked.problems.throwIfAny();
+  } catch (err) {
+    const first = err instanceof ProblemsError ? err.problems[0]?.text : String(err);
+    throw new Declined(where, `a problem the type checker's front end reports (${first})`);
+  }
+  if (walked.kinds.length === 0) throw new Declined(where, 'no kinds');
+  return walked;
 }

@@ -16,7 +16,7 @@ import type {
 import { runGenerator, type ResultOf } from '../../generation/run.ts';
 import { assembleCrds, VERSION_ANNOTATION, type CustomResourceDefinition } from './assemble.ts';
 import { walkApi, type KindVersion, type WalkResult } from './model.ts';
-import { crdFrontEnd, syntaxWalk } from './front-end.ts';
+import { syntaxWalk, type CrdFrontEnd } from './front-end.ts';
 import {
   crdBytes,
   fitDescriptions,
@@ -55,28 +55,44 @@ export type GenerateCrdsResult = ResultOf<CrdPlan>;
 /** Output folder of `generate crd`, relative to the project. */
 export const DEFAULT_CRD_DIR = 'config/crd/bases';
 
+/** The CRD generator reading the API sources with `front` (tests force one to compare them). */
+function crdGeneratorWith(front: CrdFrontEnd): Generator<GenerateCrdsOptions, CrdPlan> {
+  return {
+    name: 'crd',
+    get markers() {
+      return markerNames('crd');
+    },
+    plan: (ctx, options) => planCrds(ctx, options, front),
+  };
+}
+
 /** `op-gen generate crd`: one CRD per group+kind, `<outDir>/<group>_<plural>.yaml`. */
-export const crdGenerator: Generator<GenerateCrdsOptions, CrdPlan> = {
-  name: 'crd',
-  get markers() {
-    return markerNames('crd');
-  },
-  plan: planCrds,
-};
+export const crdGenerator: Generator<GenerateCrdsOptions, CrdPlan> = crdGeneratorWith('auto');
 
 /** Generates one CRD per group+kind; writes all files atomically (or, with `check`, none). */
 export function generateCrds(options: GenerateCrdsOptions): Promise<GenerateCrdsResult> {
   return runGenerator(crdGenerator, options);
 }
 
-async function planCrds(ctx: GeneratorContext, options: GenerateCrdsOptions): Promise<CrdPlan> {
+/** generateCrds with a chosen front end (for the tests that compare the two; not exported by index.ts). */
+export function generateCrdsWith(
+  front: CrdFrontEnd,
+  options: GenerateCrdsOptions,
+): Promise<GenerateCrdsResult> {
+  return runGenerator(crdGeneratorWith(front), options);
+}
+
+async function planCrds(
+  ctx: GeneratorContext,
+  options: GenerateCrdsOptions,
+  front: CrdFrontEnd,
+): Promise<CrdPlan> {
   const limit = options.maxDescLen;
   if (limit !== undefined && limit !== 'auto' && (!Number.isInteger(limit) || limit < 0)) {
     throw new OpGenError(`--max-description-length must be a whole number >= 0 or auto, got ${limit}`, {
       exitCode: 2,
     });
   }
-  const front = crdFrontEnd();
   const source = { cwd: ctx.cwd, apiDir: ctx.apiDir, sources: ctx.sources };
   const walked = await syntaxWalk(source, front);
   if (walked) {

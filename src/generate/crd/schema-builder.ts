@@ -1,14 +1,10 @@
-import { relative, sep } from 'node:path';
-import type { ts as TS } from 'ts-morph';
 import { crdMarkers, type CrdMarker } from './markers.ts';
 import type { DocComment, JsonValue, RawTag, SourceLocation } from '../../markers/index.ts';
-import { goFormLines, goFormProblems } from '../go-forms.ts';
+import { goFormProblems } from '../go-forms.ts';
 import { markerError } from '../../markers/index.ts';
-import { docOf, lineOf } from '../../source/doc.ts';
-import { LIB_STUB_PATH } from '../../source/lib-stub.ts';
 import { ProblemCollector } from '../../shared/problems.ts';
-import { K8S_STUB_DIR } from '../../source/api-program.ts';
 import type { ApiField } from '../../source/api-model.ts';
+import type { Documented, ModelField, ModelObject, ModelType, TypeUse } from '../../source/type-model.ts';
 import type { JSONSchemaProps } from '../../api-types/json-schema.ts';
 import { sourceError } from './walk-error.ts';
 import { applySchemaMarkers, formatSchema, type PendingCelRule, type Where } from './schema-markers.ts';
@@ -26,16 +22,8 @@ export type FieldDoc = ApiField;
 export { QUANTITY_PATTERN } from './schema-markers.ts';
 export type { PendingCelRule } from './schema-markers.ts';
 
-const NON_JSON_LIB_TYPES = new Set([
-  'Date',
-  'Promise',
-  'Map',
-  'Set',
-  'RegExp',
-  'Function',
-  'Symbol',
-  'BigInt',
-]);
+/** The doc comment of a field without a declaration. */
+const NO_DOC: DocComment = { description: '', tags: [], inline: [], goForm: [] };
 
 /** Where a schema node came from: the type path and the source line (for structural-check errors). */
 export interface Origin {
@@ -61,18 +49,15 @@ export interface WalkFindings {
 }
 
 /**
- * Turns checker types into structural schemas. Each object type is resolved once (cached by type id);
+ * Turns the type model (source/type-model.ts, filled by either front end) into structural schemas:
+ * every schema rule is here, once. Each object type is resolved once (cached by its identity);
  * markers on type aliases, fields and kinds are applied on copies.
  */
 export class SchemaBuilder {
-  readonly #ts: typeof TS;
-  readonly #checker: TS.TypeChecker;
-  readonly #cwd: string;
-  readonly #opGenTypesDir: string;
   readonly #builtins: BuiltinSchemas | undefined;
-  readonly #cache = new Map<number, JSONSchemaProps>();
-  readonly #inProgress = new Set<number>();
-  readonly #docCache = new Map<TS.Node, DocComment>();
+  readonly #recordOrigins: boolean;
+  readonly #cache = new Map<object, JSONSchemaProps>();
+  readonly #inProgress = new Set<object>();
   /** Where each schema node came from (for structural-check errors). */
   readonly origins = new WeakMap<JSONSchemaProps, Where>();
   readonly celRules: PendingCelRule[] = [];
@@ -85,6 +70,21 @@ export class SchemaBuilder {
   readonly embeddedK8s = new WeakSet<JSONSchemaProps>();
   /** Doc comments of fields, collected only when `collectDocs` is set. */
   fieldDocs: FieldDoc[] | undefined;
+
+  /**
+   * `origins: false`: no node's origin is recorded. Origins only place the problems of the checks
+   * after the walk; a front end whose every problem is reported by the other one (the syntax
+   * reader's) saves their cost (a tenth of its walk).
+   */
+  constructor(builtins: BuiltinSchemas | undefined, options: { readonly origins?: boolean } = {}) {
+    this.#builtins = builtins;
+    this.#recordOrigins = options.origins ?? true;
+  }
+
+  /** Records where `schema` came from (for the structural checks' errors). */
+  origin(schema: JSONSchemaProps, where: Where): void {
+    if (this.#recordOrigins) this.origins.set(schema, where);
+  }
 
   /** What the walk collected, for the checks after it (read-only views). */
   findings(): WalkFindings {
@@ -102,54 +102,15 @@ export class SchemaBuilder {
     return this.fieldDocs ? this.fieldDocs.splice(0) : [];
   }
 
-  constructor(
-    ts: typeof TS,
-    checker: TS.TypeChecker,
-    cwd: string,
-    opGenTypesDir: string,
-    builtins: BuiltinSchemas | undefined,
-  ) {
-    this.#ts = ts;
-    this.#checker = checker;
-    this.#cwd = cwd;
-    this.#opGenTypesDir = opGenTypesDir;
-    this.#builtins = builtins;
-  }
-
-  readonly #displayCache = new Map<string, string>();
-
-  display(fileName: string): string {
-    let shown = this.#displayCache.get(fileName);
-    if (shown === undefined) {
-      shown = relative(this.#cwd, fileName) || fileName;
-      this.#displayCache.set(fileName, shown);
-    }
-    return shown;
-  }
-
-  locationOf(node: TS.Node): SourceLocation {
-    const file = node.getSourceFile();
-    return { file: this.display(file.fileName), line: lineOf(node, file) };
-  }
-
-  doc(node: TS.Node): DocComment {
-    let doc = this.#docCache.get(node);
-    if (!doc) {
-      doc = docOf(this.#ts, node, node.getSourceFile(), goFormLines);
-      this.#docCache.set(node, doc);
-    }
-    return doc;
-  }
-
   /** Parses the markers of a declaration (type or field). Unknown tags are returned apart. */
   markers(
-    node: TS.Node,
+    documented: Documented | undefined,
     target: 'type' | 'field',
   ): { doc: DocComment; markers: CrdMarker[]; unknown: RawTag[] } {
-    const doc = this.doc(node);
+    if (!documented) return { doc: NO_DOC, markers: [], unknown: [] };
+    const { doc, file } = documented;
     if (doc.tags.length === 0 && doc.inline.length === 0 && doc.goForm.length === 0)
       return { doc, markers: [], unknown: [] };
-    const file = this.display(node.getSourceFile().fileName);
     // Problems are recorded and the markers without one apply: the walk goes on to find the others.
     for (const problem of goFormProblems(doc, file)) this.problems.add(problem);
     const parsed = crdMarkers.parseAll(doc.tags, target, file, doc.inline, (p) => this.problems.add(p));
@@ -157,82 +118,22 @@ export class SchemaBuilder {
   }
 
   /**
-   * The schema of a field or element typed `type`, written as `typeNode` (when known: markers on
-   * type aliases along the way apply). `path` is for errors (`Memcached.spec.pods[].name`).
+   * The schema of a field or element written as `use` (markers on type aliases along the way
+   * apply). `where.path` is for errors (`Memcached.spec.pods[].name`).
    */
-  schemaFor(
-    type: TS.Type,
-    typeNode: TS.TypeNode | undefined,
-    where: Where,
-    fieldMarkers: readonly CrdMarker[] = [],
-  ): JSONSchemaProps {
-    const ts = this.#ts;
+  schemaFor(use: TypeUse, where: Where, fieldMarkers: readonly CrdMarker[] = []): JSONSchemaProps {
     // Markers and descriptions of type aliases the field is written with (`port: Port`).
-    const aliasLayers: { doc: DocComment; markers: CrdMarker[] }[] = [];
-    let node = typeNode;
-    let elementNode: TS.TypeNode | undefined;
-    for (let hops = 0; node && hops < 20; hops++) {
-      node = this.#stripNullable(node);
-      if (!node) break;
-      if (ts.isArrayTypeNode(node)) {
-        elementNode = node.elementType;
-        break;
-      }
-      if (!ts.isTypeReferenceNode(node)) break;
-      if (
-        ts.isIdentifier(node.typeName) &&
-        (node.typeName.text === 'Array' || node.typeName.text === 'ReadonlyArray')
-      ) {
-        elementNode = node.typeArguments?.[0];
-        break;
-      }
-      let symbol = this.#checker.getSymbolAtLocation(node.typeName);
-      if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = this.#checker.getAliasedSymbol(symbol);
-      const decl = symbol?.declarations?.[0];
-      if (!decl || !ts.isTypeAliasDeclaration(decl) || decl.typeParameters) break;
-      if (this.#isOpGenFile(decl.getSourceFile().fileName)) break;
-      const layer = this.markers(decl, 'type');
-      aliasLayers.push(layer);
-      node = decl.type;
-    }
-
-    const { base, nullable } = this.#baseSchema(type, where, elementNode, fieldMarkers);
-    let schema: JSONSchemaProps = { ...base };
-    if (nullable) schema.nullable = true;
+    const aliasLayers = use.aliases.length === 0 ? [] : use.aliases.map((a) => this.markers(a, 'type'));
+    let schema: JSONSchemaProps = { ...this.#baseSchema(use.type, where, fieldMarkers) };
+    if (use.nullable) schema.nullable = true;
     // Innermost alias first, so outer aliases and the field override.
     for (const layer of aliasLayers.reverse()) {
       if (layer.doc.description) schema.description = layer.doc.description;
       schema = this.applyMarkers(schema, layer.markers, where);
     }
     schema = this.applyMarkers(schema, fieldMarkers, where);
-    this.origins.set(schema, where);
+    this.origin(schema, where);
     return schema;
-  }
-
-  #stripNullable(node: TS.TypeNode): TS.TypeNode | undefined {
-    const ts = this.#ts;
-    while (
-      ts.isParenthesizedTypeNode(node) ||
-      (ts.isTypeOperatorNode(node) && node.operator === ts.SyntaxKind.ReadonlyKeyword)
-    ) {
-      node = ts.isParenthesizedTypeNode(node) ? node.type : node.type;
-    }
-    if (ts.isUnionTypeNode(node)) {
-      const rest = node.types.filter(
-        (t) =>
-          !(ts.isLiteralTypeNode(t) && t.literal.kind === ts.SyntaxKind.NullKeyword) &&
-          t.kind !== ts.SyntaxKind.UndefinedKeyword,
-      );
-      return rest.length === 1 ? rest[0] : undefined;
-    }
-    return node;
-  }
-
-  #isOpGenFile(fileName: string): boolean {
-    return (
-      fileName.startsWith(this.#opGenTypesDir) ||
-      fileName.split(sep).join('/').includes('/node_modules/op-gen/')
-    );
   }
 
   /** Applies schema markers (in order) to a copy of `schema`. */
@@ -240,99 +141,30 @@ export class SchemaBuilder {
     return applySchemaMarkers(schema, markers, where, this.celRules, this.warnings);
   }
 
-  #baseSchema(
-    type: TS.Type,
-    where: Where,
-    elementNode: TS.TypeNode | undefined,
-    fieldMarkers: readonly CrdMarker[],
-  ): { base: JSONSchemaProps; nullable: boolean } {
-    const ts = this.#ts;
-    const F = ts.TypeFlags;
-    let nullable = false;
-    let t = type;
-    if (t.flags & F.Union) {
-      const members = (t as TS.UnionType).types.filter((m) => {
-        if (m.flags & F.Null) nullable = true;
-        return !(m.flags & (F.Null | F.Undefined | F.Void));
-      });
-      if (members.length === 0)
-        throw this.#unsupported(where, 'is only null/undefined', 'Give the field a real type');
-      if (members.length === 1 && members[0]) t = members[0];
-      else if (members.length !== (t as TS.UnionType).types.length) {
-        return { base: this.#unionSchema(members, where), nullable };
-      }
-    }
+  #baseSchema(type: ModelType, where: Where, fieldMarkers: readonly CrdMarker[]): JSONSchemaProps {
+    if (type.t !== 'unknown') return this.#typeSchema(type, where);
     const wantsAnything = fieldMarkers.some(
       (m) =>
         m.spec.name === 'preserveUnknownFields' ||
         m.spec.name === 'schemaless' ||
         m.spec.name === 'embeddedResource',
     );
-    if (t.flags & F.Any) {
-      throw this.#unsupported(
-        where,
-        'has type `any`',
-        'Write the real type, or `PreserveUnknownFields` (from op-gen) for free-form objects',
-      );
-    }
-    if (t.flags & F.Unknown) {
-      if (wantsAnything) return { base: {}, nullable };
-      throw this.#unsupported(
-        where,
-        'has type `unknown`',
-        'Write the real type, or `PreserveUnknownFields` (from op-gen) for free-form objects, or add @preserveUnknownFields',
-      );
-    }
-    return { base: this.#typeSchema(t, where, elementNode), nullable };
+    if (wantsAnything) return {};
+    throw this.#unsupported(
+      where,
+      'has type `unknown`',
+      'Write the real type, or `PreserveUnknownFields` (from op-gen) for free-form objects, or add @preserveUnknownFields',
+    );
   }
 
   #unsupported(where: Where, problem: string, fix: string): Error {
     return sourceError(where.location, where.path, problem, fix);
   }
 
-  #formatTag(type: TS.Type): string | undefined {
-    const ts = this.#ts;
-    if (!(type.flags & ts.TypeFlags.Intersection)) return undefined;
-    for (const part of (type as TS.IntersectionType).types) {
-      if (part.symbol?.name !== 'SchemaFormatTag') continue;
-      const arg = this.#checker.getTypeArguments(part as TS.TypeReference)[0];
-      if (arg && arg.flags & ts.TypeFlags.StringLiteral) return (arg as TS.StringLiteralType).value;
-    }
-    return undefined;
-  }
-
-  /** A union (null/undefined already removed): literal enums, booleans, tagged scalars, or an error. */
-  #unionSchema(members: readonly TS.Type[], where: Where): JSONSchemaProps {
-    const ts = this.#ts;
-    const F = ts.TypeFlags;
-    // (string | number) & Tag is normalised to (string & Tag) | (number & Tag).
-    const tags = members.map((m) => this.#formatTag(m));
-    if (tags[0] && tags.every((x) => x === tags[0])) return formatSchema(tags[0]);
-    if (members.every((m) => m.flags & F.BooleanLiteral)) return { type: 'boolean' };
-    if (members.every((m) => m.flags & F.StringLiteral)) {
-      return { type: 'string', enum: members.map((m) => (m as TS.StringLiteralType).value) };
-    }
-    if (members.every((m) => m.flags & F.NumberLiteral)) {
-      const values = members.map((m) => (m as TS.NumberLiteralType).value);
-      return { type: values.every(Number.isInteger) ? 'integer' : 'number', enum: values };
-    }
-    if (members.every((m) => m.flags & F.Object) && !members.some((m) => this.#checker.isArrayType(m))) {
-      return this.#discriminatedUnion(members, where);
-    }
-    throw this.#unsupported(
-      where,
-      `is a union of different kinds of values (${members.map((m) => this.#checker.typeToString(m)).join(' | ')})`,
-      'A structural schema needs one type per field: use one type, a string-literal union, `IntOrString`, or separate optional fields',
-    );
-  }
-
   /** Object unions merge into one object with the rules that enforce the union (unions.ts). */
-  #discriminatedUnion(members: readonly TS.Type[], where: Where): JSONSchemaProps {
+  #objectUnion(members: Extract<ModelType, { t: 'objectUnion' }>['members'], where: Where): JSONSchemaProps {
     const merged = mergeObjectUnion(
-      members.map((m) => ({
-        schema: this.#typeSchema(m, where, undefined),
-        label: this.#checker.typeToString(m),
-      })),
+      members.map((m) => ({ schema: this.#typeSchema(m.type(), where), label: m.label() })),
       where,
     );
     this.#queueRules(merged, 0, where);
@@ -349,123 +181,92 @@ export class SchemaBuilder {
     }
   }
 
-  #typeSchema(type: TS.Type, where: Where, elementNode: TS.TypeNode | undefined): JSONSchemaProps {
-    const ts = this.#ts;
-    const F = ts.TypeFlags;
-    const checker = this.#checker;
-    const tag = this.#formatTag(type);
-    if (tag) return formatSchema(tag);
-    if (type.flags & F.Union) return this.#unionSchema((type as TS.UnionType).types, where);
-    if (type.flags & F.StringLike) {
-      if (type.flags & F.StringLiteral)
-        return { type: 'string', enum: [(type as TS.StringLiteralType).value] };
-      if (type.flags & F.TemplateLiteral) return { type: 'string' };
-      return { type: 'string' };
-    }
-    if (type.flags & F.NumberLike) {
-      if (type.flags & F.NumberLiteral) {
-        const v = (type as TS.NumberLiteralType).value;
-        return { type: Number.isInteger(v) ? 'integer' : 'number', enum: [v] };
+  #typeSchema(type: ModelType, where: Where): JSONSchemaProps {
+    switch (type.t) {
+      case 'format':
+        return formatSchema(type.format);
+      case 'scalar':
+        return { type: type.type };
+      case 'enum':
+        return { type: enumType(type.values), enum: [...type.values] };
+      case 'unsupported':
+        throw this.#unsupported(where, type.problem, type.fix);
+      case 'unknown':
+        throw this.#unsupported(
+          where,
+          'has type `unknown` which op-gen cannot map to a schema',
+          'Use a plain JSON type',
+        );
+      case 'objectUnion':
+        return this.#objectUnion(type.members, where);
+      case 'array': {
+        const itemsWhere = { path: `${where.path}[]`, location: where.location };
+        // `type Nested = Nested[]` is valid TypeScript: an array that contains itself.
+        return this.#notRecursive(type.key, type.label, where, () => ({
+          type: 'array',
+          items: this.schemaFor(type.element(), itemsWhere),
+        }));
       }
-      return { type: 'number' };
+      default:
+        return this.#cachedSchema(type, where);
     }
-    if (type.flags & F.BooleanLike) return { type: 'boolean' };
-    if (type.flags & F.BigIntLike) {
-      throw this.#unsupported(
-        where,
-        'is a bigint',
-        'JSON has no bigint: use `int64` (from op-gen) or a string',
-      );
-    }
-    if (type.flags & (F.ESSymbolLike | F.Never | F.Void | F.Undefined | F.Null)) {
-      throw this.#unsupported(
-        where,
-        `has type \`${checker.typeToString(type)}\` which has no JSON form`,
-        'Use a JSON type',
-      );
-    }
-    if (type.flags & F.TypeParameter) {
-      throw this.#unsupported(
-        where,
-        'is an unresolved type parameter',
-        'Instantiate the generic type with a concrete type argument',
-      );
-    }
-    if (!(type.flags & (F.Object | F.Intersection))) {
-      throw this.#unsupported(
-        where,
-        `has type \`${checker.typeToString(type)}\` which op-gen cannot map to a schema`,
-        'Use a plain JSON type',
-      );
-    }
-    if (checker.isTupleType(type)) {
-      throw this.#unsupported(
-        where,
-        'is a tuple',
-        'Structural schemas cannot say "item 0 is X, item 1 is Y": use an array of one type or an object with named fields',
-      );
-    }
-    if (checker.isArrayType(type)) {
-      const element = checker.getTypeArguments(type as TS.TypeReference)[0];
-      if (!element)
-        throw this.#unsupported(where, 'is an array of unknown element type', 'Write the element type');
-      const itemsWhere = { path: `${where.path}[]`, location: where.location };
-      // `type Nested = Nested[]` is valid TypeScript: an array that contains itself.
-      return this.#notRecursive(type, where, () => ({
-        type: 'array',
-        items: this.schemaFor(element, elementNode, itemsWhere),
-      }));
-    }
-    // Object types are resolved once.
-    const id = (type as { id?: number }).id ?? -1;
+  }
+
+  /** Object types are resolved once. */
+  #cachedSchema(
+    type: Extract<ModelType, { t: 'object' | 'builtin' | 'objectMeta' | 'preserve' }>,
+    where: Where,
+  ): JSONSchemaProps {
+    const key = type.t === 'object' ? type : type.key;
     // While collecting docs (loadApiModel), every use is walked so every path gets its docs.
-    const cached = this.fieldDocs ? undefined : this.#cache.get(id);
+    const cached = this.fieldDocs ? undefined : this.#cache.get(key);
     if (cached) return cached;
-    return this.#notRecursive(type, where, () => {
-      const schema = this.#objectSchema(type, where);
-      this.#cache.set(id, schema);
-      this.origins.set(schema, where);
+    return this.#notRecursive(key, type.t === 'object' ? type.label : () => type.t, where, () => {
+      const schema = this.#uncachedSchema(type, where);
+      this.#cache.set(key, schema);
+      this.origin(schema, where);
       return schema;
     });
   }
 
-  /** Walks `type` with it marked in progress: meeting it again below is a recursive type. */
-  #notRecursive<T>(type: TS.Type, where: Where, walk: () => T): T {
-    const id = (type as { id?: number }).id ?? -1;
-    if (this.#inProgress.has(id)) {
-      throw this.#unsupported(
-        where,
-        `is recursive (\`${this.#checker.typeToString(type)}\` contains itself)`,
-        'Structural schemas cannot be recursive: cut the cycle, e.g. with a `PreserveUnknownFields` field or a name reference',
-      );
-    }
-    this.#inProgress.add(id);
-    try {
-      return walk();
-    } finally {
-      this.#inProgress.delete(id);
+  #uncachedSchema(
+    type: Extract<ModelType, { t: 'object' | 'builtin' | 'objectMeta' | 'preserve' }>,
+    where: Where,
+  ): JSONSchemaProps {
+    switch (type.t) {
+      case 'builtin':
+        return this.#builtin(type.name, where);
+      case 'objectMeta':
+        return { type: 'object' };
+      case 'preserve':
+        return { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+      case 'object':
+        return this.#objectSchema(type, where);
     }
   }
 
-  #objectSchema(type: TS.Type, where: Where): JSONSchemaProps {
-    const symbol = type.aliasSymbol ?? type.getSymbol();
-    const decl = symbol?.declarations?.[0];
-    const declFile = decl?.getSourceFile().fileName ?? '';
-    const name = symbol?.name ?? '';
-    if (declFile.startsWith(K8S_STUB_DIR)) return this.#builtin(name, where);
-    if (this.#isOpGenFile(declFile)) {
-      if (name === 'ObjectMeta') return { type: 'object' };
-      if (name === 'PreserveUnknownFields')
-        return { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+  /** Walks `key` with it marked in progress: meeting it again below is a recursive type. */
+  #notRecursive<T>(key: object, label: () => string, where: Where, walk: () => T): T {
+    if (this.#inProgress.has(key)) {
+      throw this.#unsupported(
+        where,
+        `is recursive (\`${label()}\` contains itself)`,
+        'Structural schemas cannot be recursive: cut the cycle, e.g. with a `PreserveUnknownFields` field or a name reference',
+      );
     }
-    this.#rejectNonData(type, symbol, where);
+    this.#inProgress.add(key);
+    try {
+      return walk();
+    } finally {
+      this.#inProgress.delete(key);
+    }
+  }
 
+  #objectSchema(type: ModelObject, where: Where): JSONSchemaProps {
     const schema: JSONSchemaProps = { type: 'object' };
-    const typeMarkers = decl ? this.#typeDoc(decl, name, schema) : [];
+    const typeMarkers = type.decl ? this.#typeDoc(type.decl, schema) : [];
     // `x?: never` (TypeScript's way to forbid a field, e.g. in union members) has no JSON form: left out.
-    const props = this.#checker
-      .getPropertiesOfType(type)
-      .filter((p) => !p.name.startsWith('__@') && !this.#isForbiddenField(p));
+    const props = type.fields().filter((p) => !p.forbidden());
     const map = this.#mapValueSchema(type, props.length > 0, where);
     if (map) schema.additionalProperties = map;
     if (props.length === 0) return this.applyMarkers(schema, typeMarkers, where);
@@ -475,7 +276,6 @@ export class SchemaBuilder {
     const unionFields: MarkedUnionField[] = [];
     for (const prop of props) {
       const result = this.fieldSchema(prop, where);
-      if (!result) continue;
       properties[prop.name] = result.schema;
       if (result.required) required.push(prop.name);
       if (result.union) unionFields.push(result.union);
@@ -489,49 +289,11 @@ export class SchemaBuilder {
     return this.applyMarkers(withUnion, typeMarkers, where);
   }
 
-  /** Dates, Maps, Sets, functions and classes have no JSON form: an error naming what to use. */
-  #rejectNonData(type: TS.Type, symbol: TS.Symbol | undefined, where: Where): void {
-    const ownSymbol = type.getSymbol();
-    const ownName = ownSymbol?.name ?? '';
-    if (
-      ownSymbol?.declarations?.[0]?.getSourceFile().fileName === LIB_STUB_PATH &&
-      NON_JSON_LIB_TYPES.has(ownName)
-    ) {
-      if (ownName === 'Date')
-        throw this.#unsupported(
-          where,
-          'is a Date',
-          'A Date is not JSON: use `Time` (from op-gen), an RFC 3339 string',
-        );
-      throw this.#unsupported(
-        where,
-        `has type \`${ownName}\` which has no JSON form`,
-        'Use an array, a Record<string, T> or an interface',
-      );
-    }
-    if (type.getCallSignatures().length > 0 || type.getConstructSignatures().length > 0) {
-      throw this.#unsupported(
-        where,
-        'is a function',
-        'Functions are not data: remove the field from the API type',
-      );
-    }
-    if (symbol && symbol.flags & this.#ts.SymbolFlags.Class) {
-      throw this.#unsupported(
-        where,
-        `is the class \`${symbol.name}\``,
-        'Use an interface or a type alias for API types',
-      );
-    }
-  }
-
   /**
    * An interface's or object type alias's doc comment: its description goes on `schema`, its
    * markers are returned (a kind marker on a type that is not a kind is an error).
    */
-  #typeDoc(decl: TS.Declaration, name: string, schema: JSONSchemaProps): CrdMarker[] {
-    const ts = this.#ts;
-    if (!ts.isInterfaceDeclaration(decl) && !ts.isTypeAliasDeclaration(decl)) return [];
+  #typeDoc(decl: Documented & { readonly name: string }, schema: JSONSchemaProps): CrdMarker[] {
     const parsed = this.markers(decl, 'type');
     if (parsed.doc.description) schema.description = parsed.doc.description;
     const misplaced = parsed.markers.find((m) => m.spec.effect?.on === 'kind');
@@ -539,7 +301,7 @@ export class SchemaBuilder {
       throw markerError(
         misplaced.location,
         misplaced.tag,
-        `is a kind marker, but ${name} is not a kind`,
+        `is a kind marker, but ${decl.name} is not a kind`,
         'Put it on the root type marked @kind',
       );
     }
@@ -547,11 +309,10 @@ export class SchemaBuilder {
   }
 
   /** The schema of a string index signature's values (`Record<string, T>`), if the type has one. */
-  #mapValueSchema(type: TS.Type, hasProperties: boolean, where: Where): JSONSchemaProps | undefined {
-    const indexInfos = this.#checker.getIndexInfosOfType(type);
-    if (indexInfos.length === 0) return undefined;
-    const info = indexInfos[0];
-    if (!info || indexInfos.length > 1 || !(info.keyType.flags & this.#ts.TypeFlags.String)) {
+  #mapValueSchema(type: ModelObject, hasProperties: boolean, where: Where): JSONSchemaProps | undefined {
+    const index = type.index();
+    if (!index) return undefined;
+    if (index.keys !== 'string') {
       throw this.#unsupported(
         where,
         'has a non-string index signature',
@@ -565,10 +326,7 @@ export class SchemaBuilder {
         'A structural schema cannot have properties and additionalProperties together: move the map into its own field',
       );
     }
-    return this.schemaFor(info.type, info.declaration?.type, {
-      path: `${where.path}.*`,
-      location: where.location,
-    });
+    return this.schemaFor(index.value, { path: `${where.path}.*`, location: where.location });
   }
 
   /**
@@ -576,9 +334,9 @@ export class SchemaBuilder {
    * field is recorded and the field gets a stand-in (in `failed`), so the walk finds the other problems.
    */
   fieldSchema(
-    prop: TS.Symbol,
+    prop: ModelField,
     parent: Where,
-  ): { schema: JSONSchemaProps; required: boolean; union?: MarkedUnionField } | undefined {
+  ): { schema: JSONSchemaProps; required: boolean; union?: MarkedUnionField } {
     try {
       return this.#fieldSchema(prop, parent);
     } catch (err) {
@@ -589,49 +347,28 @@ export class SchemaBuilder {
     }
   }
 
-  /** An optional field typed `never` (or `undefined`): TypeScript's "must not be set". */
-  #isForbiddenField(prop: TS.Symbol): boolean {
-    const F = this.#ts.TypeFlags;
-    if (!(prop.flags & this.#ts.SymbolFlags.Optional)) return false;
-    const type = this.#checker.getTypeOfSymbol(prop);
-    return !!(type.flags & (F.Never | F.Undefined));
-  }
-
   #fieldSchema(
-    prop: TS.Symbol,
+    prop: ModelField,
     parent: Where,
-  ): { schema: JSONSchemaProps; required: boolean; union?: MarkedUnionField } | undefined {
-    const ts = this.#ts;
-    const decl = prop.valueDeclaration ?? prop.declarations?.[0];
+  ): { schema: JSONSchemaProps; required: boolean; union?: MarkedUnionField } {
     const path = parent.path ? `${parent.path}.${prop.name}` : prop.name;
-    const location = decl ? this.locationOf(decl) : parent.location;
+    const location = prop.location ?? parent.location;
     const where = { path, location };
-    if (decl && (ts.isMethodSignature(decl) || ts.isMethodDeclaration(decl))) {
+    if (prop.method) {
       throw this.#unsupported(where, 'is a method', 'Functions are not data: remove it from the API type');
     }
-    const { doc, markers, unknown } = decl
-      ? this.markers(decl, 'field')
-      : { doc: { description: '', tags: [] }, markers: [], unknown: [] };
+    const { doc, markers } = this.markers(prop.doc, 'field');
     this.fieldDocs?.push({ path, description: doc.description, tags: doc.tags, location });
-    void unknown;
     const names = new Set(markers.map((m) => m.spec.name));
-    let required = !(prop.flags & ts.SymbolFlags.Optional);
     if (names.has('optional') && names.has('required')) {
       throw sourceError(location, path, '@optional and @required contradict each other', 'Keep one');
     }
-    if (names.has('optional')) required = false;
-    if (names.has('required')) required = true;
-    let schema: JSONSchemaProps;
-    if (names.has('schemaless')) {
-      schema = this.applyMarkers({}, markers, where);
-    } else {
-      const type = this.#checker.getTypeOfSymbol(prop);
-      const typeNode =
-        decl && (ts.isPropertySignature(decl) || ts.isPropertyDeclaration(decl)) ? decl.type : undefined;
-      schema = this.schemaFor(type, typeNode, where, markers);
-    }
+    const required = names.has('required') || (!names.has('optional') && !prop.optional);
+    let schema = names.has('schemaless')
+      ? this.applyMarkers({}, markers, where)
+      : this.schemaFor(prop.type(), where, markers);
     if (doc.description) schema = { ...schema, description: doc.description };
-    this.origins.set(schema, where);
+    this.origin(schema, where);
     const unionMarker = markers.find(
       (m) => m.spec.name === 'unionMember' || m.spec.name === 'unionDiscriminator',
     );
@@ -657,7 +394,6 @@ export class SchemaBuilder {
       );
     }
     const schema = this.#builtins.builtinSchemaFor(name);
-    if (schema) markEmbedded(schema, this.embeddedK8s);
     if (!schema) {
       throw this.#unsupported(
         where,
@@ -665,8 +401,15 @@ export class SchemaBuilder {
         'Use a Kubernetes API type listed in docs/generate-crd-builtin-types.md, or declare the fields yourself',
       );
     }
+    markEmbedded(schema, this.embeddedK8s);
     return schema;
   }
+}
+
+/** An enum's schema type: `string`, or `integer` when every number is whole, else `number`. */
+function enumType(values: readonly (string | number)[]): 'string' | 'integer' | 'number' {
+  if (values.every((v) => typeof v === 'string')) return 'string';
+  return values.every((v) => Number.isInteger(v)) ? 'integer' : 'number';
 }
 
 export type { JsonValue };

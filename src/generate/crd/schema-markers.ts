@@ -6,9 +6,8 @@ import type { CrdMarker } from './markers.ts';
 import { constraintProblems, KNOWN_FORMATS, nearestFormat, short, valueProblems } from './schema-checks.ts';
 
 /**
- * What both front ends of the CRD walk (the type checker's, schema-builder.ts, and the syntax
- * reader's, syntax-schema.ts) do the same way: the schema of a format-tagged scalar and the
- * application of schema markers. One copy, so the two cannot drift.
+ * The schema of a format-tagged scalar and the application of schema markers, for the schema
+ * builder (schema-builder.ts, kind-schema.ts).
  */
 
 /** Kubernetes' resource.Quantity pattern, as controller-gen emits it. */

@@ -1,14 +1,11 @@
 import { relative } from 'node:path';
-import type { JSONSchemaProps } from '../../api-types/json-schema.ts';
 import { orphanDocComments, type DocComment, type SourceLocation } from '../../markers/index.ts';
 import { isDns1123Subdomain } from '../../k8s-names/dns.ts';
-import { ProblemCollector } from '../../shared/problems.ts';
 import type {
   DeclFile,
   Expression,
   InterfaceDecl,
   Member,
-  ObjectLiteralType,
   PropertyMember,
   TypeAliasDecl,
   TypeNode,
@@ -18,26 +15,26 @@ import { declDoc } from '../../source/decl-syntax/doc.ts';
 import { typeNodes, type DeclProgram } from '../../source/decl-syntax/program.ts';
 import { sourcesFor } from '../../source/source-set.ts';
 import { K8S_MODULE, opGenTypesDir } from '../../source/api-program.ts';
+import type {
+  Documented,
+  ModelField,
+  ModelKind,
+  ModelObject,
+  ModelType,
+  TypeUse,
+} from '../../source/type-model.ts';
 import { goFormLines, goFormProblems } from '../go-forms.ts';
-import { crdMarkers, type CrdMarker } from './markers.ts';
-import {
-  kindNames,
-  kindVersionOf,
-  rootFieldDescription,
-  type ApiModelOptions,
-  type KindVersion,
-  type WalkResult,
-} from './model.ts';
-import { markEmbedded, type BuiltinSchemas } from './schema-builder.ts';
-import { applySchemaMarkers, formatSchema, type PendingCelRule, type Where } from './schema-markers.ts';
+import { crdMarkers } from './markers.ts';
+import type { ApiModelOptions, ApiTypes } from './model.ts';
+import { SchemaBuilder } from './schema-builder.ts';
 
 /**
- * The syntax front end of the CRD walk: reads the API sources with parser.ts and builds the same
- * schemas the type checker's walk (model.ts, schema-builder.ts) builds, without loading TypeScript.
- * It reads a subset (decl-syntax/parser.ts) and declines (Declined) anything else, any problem
- * included: the caller then runs the type checker's walk, which reads everything and reports every
- * problem. Each step below mirrors the step of schema-builder.ts named in its comment, for the
- * types the subset has.
+ * The syntax front end of the CRD walk: reads the API sources with decl-syntax/parser.ts into the
+ * type model (source/type-model.ts), without loading TypeScript; the schema builder the type
+ * checker's front end uses turns it into schemas. It reads a subset (decl-syntax/parser.ts) and
+ * declines (Declined) anything else: the caller then runs the type checker's front end, which reads
+ * everything. Where the checker's answer depends on more than the syntax (the order of an enum's
+ * values, which declaration of a name comes first), the reader declines unless it can tell it.
  */
 
 /** What a type is, resolved (the checker's `Type` for the subset). */
@@ -91,8 +88,8 @@ const PRE_CREATED_LITERALS = new Set([
   'duration',
 ]);
 
-/** Nesting of types below a field past which the walk declines (a self-referencing alias). */
-const MAX_DEPTH = 64;
+/** Nesting of aliases below a type past which the reader declines (a self-referencing alias). */
+const MAX_ALIAS_DEPTH = 40;
 
 /** The op-gen declarations the syntax front end reads ObjectMeta, Condition, ... from. */
 function opGenMetaFile(): string {
@@ -100,80 +97,51 @@ function opGenMetaFile(): string {
   return import.meta.url.endsWith('.ts') ? `${dir}meta.ts` : `${dir}meta.d.ts`;
 }
 
-/** The walk over the syntax, or `Declined` with the first reason it does not read the sources. */
-export async function syntaxWalkApi(options: ApiModelOptions): Promise<WalkResult> {
+/** The API sources read into the type model, or `Declined` with the first reason it does not read them. */
+export async function readSyntaxTypes(options: ApiModelOptions): Promise<ApiTypes> {
   const cwd = options.cwd;
   const sources = sourcesFor(options);
   const apiDir = sources.apiDir;
   const folders = sources.apiFolders();
   const program = sources.declProgram(opGenMetaFile());
-  const walker = new SyntaxWalker(program, cwd);
+  const reader = new SyntaxReader(program, cwd);
   const roots = folders.flatMap((f) => f.files.map((name) => program.file(name)));
   program.file(opGenMetaFile());
   // Every name in every file read resolves (the checker's pre-check would report one that does not).
-  for (let i = 0; i < program.files.length; i++) walker.checkNames(program.files[i] as DeclFile);
-  // The schema data loads only when an API uses a built-in type (as in the checker walk).
-  if (program.files.some((f) => f.statements.some((s) => s.s === 'import' && s.module === K8S_MODULE)))
-    walker.builtins = await import('./builtin-schemas.ts');
-  walker.checkLiterals();
+  for (let i = 0; i < program.files.length; i++) reader.checkNames(program.files[i] as DeclFile);
+  // The schema data loads only when an API uses a built-in type (as in the checker walk). No origins:
+  // a problem declines, and the checker front end reports it where it is.
+  const builder = new SchemaBuilder(
+    program.files.some((f) => f.statements.some((s) => s.s === 'import' && s.module === K8S_MODULE))
+      ? await import('./builtin-schemas.ts')
+      : undefined,
+    { origins: false },
+  );
+  reader.checkLiterals();
 
-  const kinds: KindVersion[] = [];
+  const kinds: ModelKind[] = [];
   let fileIndex = 0;
   for (const folder of folders) {
     const files = roots.slice(fileIndex, fileIndex + folder.files.length);
     fileIndex += folder.files.length;
-    const gvFile = program.file(folder.groupVersionFile);
-    const gv = walker.groupVersion(gvFile);
+    const gv = reader.groupVersion(program.file(folder.groupVersionFile));
     if (gv.skip) continue;
-    for (const file of files) {
-      // Markers in a doc comment attached to nothing: the checker walk reports them (model.ts).
-      const orphan = orphanDocComments(file.text).find((c) => c.tags.some((t) => crdMarkers.knows(t)));
-      if (orphan)
-        walker.decline(file, orphan.offset, 'a doc comment holding markers attached to no declaration');
-      for (const stmt of file.statements) {
-        if (stmt.s !== 'interface' && stmt.s !== 'alias') {
-          walker.noKindMarker(file, stmt.pos);
-          continue;
-        }
-        const doc = walker.doc(file, stmt.pos);
-        if (!doc.tags.some((t) => t.name.toLowerCase() === 'kind')) {
-          if (doc.goForm.length > 0 || goFormProblems(doc, '').length > 0)
-            walker.decline(file, stmt.start, 'Go-form markers');
-          continue;
-        }
-        const kind = walker.kind(file, stmt, gv, doc);
-        if (kind) kinds.push(kind);
-      }
-      walker.noKindMarker(file, file.endPos);
-    }
+    for (const file of files) kinds.push(...reader.fileKinds(file, gv));
   }
-  if (kinds.length === 0) throw new Declined(apiDir, 'no kinds');
-  return {
-    kinds,
-    problems: new ProblemCollector(),
-    findings: {
-      origins: new WeakMap(),
-      celRules: walker.celRules,
-      failed: new WeakSet(),
-      embeddedK8s: walker.embeddedK8s,
-      warnings: walker.warnings,
-    },
-  };
+  return { kinds, builder };
 }
 
-class SyntaxWalker {
+class SyntaxReader {
   readonly #program: DeclProgram;
   readonly #cwd: string;
-  readonly #cache = new Map<object, JSONSchemaProps>();
-  readonly #inProgress = new Set<object>();
-  #depth = 0;
-  readonly #docs = new Map<DeclFile, Map<number, DocComment>>();
+  /** One model object per declaration, `{ ... }` or `Record`'s value (its identity is the builder's cache key). */
+  readonly #objects = new Map<object, ModelObject>();
+  /** `Record<string, T>` by its `T` (apart: an inline `{ ... }` as `T` is an object of its own). */
+  readonly #records = new Map<object, ModelObject>();
+  readonly #objectMeta: ModelType = { t: 'objectMeta', key: {} };
+  readonly #preserve: ModelType = { t: 'preserve', key: {} };
+  readonly #docs = new Map<DeclFile, Map<number, Documented>>();
   readonly #display = new Map<DeclFile, string>();
-  readonly celRules: PendingCelRule[] = [];
-  readonly warnings: string[] = [];
-  readonly embeddedK8s = new WeakSet<JSONSchemaProps>();
-  /** The built-in types' schemas, when the API imports any. */
-  builtins: BuiltinSchemas | undefined;
   readonly #builtinKeys = new Map<string, object>();
 
   constructor(program: DeclProgram, cwd: string) {
@@ -206,43 +174,40 @@ class SyntaxWalker {
   }
 
   doc(file: DeclFile, pos: number): DocComment {
+    return this.documented(file, pos).doc;
+  }
+
+  /** The doc comment before `pos` and the file's name as shown (one object each, cached). */
+  documented(file: DeclFile, pos: number): Documented {
     let byPos = this.#docs.get(file);
     if (!byPos) this.#docs.set(file, (byPos = new Map()));
-    let doc = byPos.get(pos);
-    if (!doc) byPos.set(pos, (doc = declDoc(file, pos, goFormLines)));
-    return doc;
+    let documented = byPos.get(pos);
+    if (!documented)
+      byPos.set(pos, (documented = { doc: declDoc(file, pos, goFormLines), file: this.display(file) }));
+    return documented;
   }
 
-  /** schema-builder `markers`: a declaration's markers; any problem declines. */
-  markers(
-    file: DeclFile,
-    pos: number,
-    at: number,
-    target: 'package' | 'type' | 'field',
-  ): { doc: DocComment; markers: CrdMarker[] } {
-    const doc = this.doc(file, pos);
-    if (doc.tags.length === 0 && doc.inline.length === 0 && doc.goForm.length === 0)
-      return { doc, markers: [] };
-    const shown = this.display(file);
-    if (goFormProblems(doc, shown).length > 0) this.decline(file, at, 'Go-form markers');
-    const problems: string[] = [];
-    const parsed = crdMarkers.parseAll(doc.tags, target, shown, doc.inline, (p) => problems.push(p));
-    if (problems.length > 0) this.decline(file, at, 'a marker problem');
-    return { doc, markers: parsed.markers };
-  }
-
-  applyMarkers(
-    schema: JSONSchemaProps,
-    markers: readonly CrdMarker[],
-    where: Where,
-    file: DeclFile,
-    at: number,
-  ): JSONSchemaProps {
-    try {
-      return applySchemaMarkers(schema, markers, where, this.celRules, this.warnings);
-    } catch {
-      return this.decline(file, at, 'a marker that does not fit its type');
+  /** The kinds of one file (markers in a comment attached to nothing, or Go-form ones, decline). */
+  fileKinds(file: DeclFile, gv: { group: string; version: string }): ModelKind[] {
+    // Markers in a doc comment attached to nothing: the checker walk reports them (model.ts).
+    const orphan = orphanDocComments(file.text).find((c) => c.tags.some((t) => crdMarkers.knows(t)));
+    if (orphan) this.decline(file, orphan.offset, 'a doc comment holding markers attached to no declaration');
+    const kinds: ModelKind[] = [];
+    for (const stmt of file.statements) {
+      if (stmt.s !== 'interface' && stmt.s !== 'alias') {
+        this.noKindMarker(file, stmt.pos);
+        continue;
+      }
+      const doc = this.doc(file, stmt.pos);
+      if (!doc.tags.some((t) => t.name.toLowerCase() === 'kind')) {
+        if (doc.goForm.length > 0 || goFormProblems(doc, '').length > 0)
+          this.decline(file, stmt.start, 'Go-form markers');
+        continue;
+      }
+      kinds.push(this.kind(file, stmt, gv));
     }
+    this.noKindMarker(file, file.endPos);
+    return kinds;
   }
 
   /** model.ts `orphanKindMarker`: a `@kind` documenting no interface or type alias. */
@@ -430,38 +395,36 @@ class SyntaxWalker {
       !/^v[1-9][0-9]*((alpha|beta)[1-9][0-9]*)?$/.test(version)
     )
       return this.decline(file, stmt.start, 'a groupVersion the checker walk reports');
-    const { markers } = this.markers(file, stmt.pos, stmt.start, 'package');
+    const doc = this.doc(file, stmt.pos);
+    const shown = this.display(file);
+    const problems: string[] = [...goFormProblems(doc, shown)];
+    const { markers } = crdMarkers.parseAll(doc.tags, 'package', shown, doc.inline, (p) => problems.push(p));
+    if (problems.length > 0) this.decline(file, stmt.start, 'a package marker problem');
     return { group, version, skip: markers.some((m) => m.spec.name === 'skip') };
   }
 
-  /** model.ts: a declaration marked @kind, walked into its CRD version. */
+  /** A declaration marked @kind. */
   kind(
     file: DeclFile,
     decl: InterfaceDecl | TypeAliasDecl,
     gv: { group: string; version: string },
-    doc: DocComment,
-  ): KindVersion | undefined {
+  ): ModelKind {
     if (!decl.exported || decl.s !== 'interface')
       return this.decline(file, decl.start, 'a kind that is not an exported interface');
-    const location = this.location(file, decl.start);
-    const { markers } = this.markers(file, decl.pos, decl.start, 'type');
-    if (markers.some((m) => m.spec.name === 'skipversion')) return undefined;
-    let names: ReturnType<typeof kindNames>;
-    try {
-      names = kindNames(markers, decl.name, location);
-    } catch {
-      return this.decline(file, decl.start, 'kind names the checker walk reports');
-    }
-    const where = { path: names.kind, location };
-    const schema = this.applyMarkers(
-      this.#rootSchema(file, decl, names.kind, doc.description, location),
-      markers,
-      where,
-      file,
-      decl.start,
-    );
-    const seed = { ...gv, location, description: doc.description, tags: doc.tags };
-    return kindVersionOf(seed, names, markers, schema, []);
+    return {
+      ...gv,
+      name: decl.name,
+      exported: true,
+      generic: false,
+      location: this.location(file, decl.start),
+      doc: this.documented(file, decl.pos),
+      fields: () =>
+        this.#interfaceMembers(file, decl, []).map(({ file: declaredIn, member }) =>
+          member.m === 'property'
+            ? this.#field(declaredIn, member)
+            : this.decline(file, member.start, 'an index signature on a kind'),
+        ),
+    };
   }
 
   /**
@@ -491,48 +454,9 @@ class SyntaxWalker {
     return out;
   }
 
-  /** model.ts `rootSchema`. */
-  #rootSchema(
-    file: DeclFile,
-    decl: InterfaceDecl,
-    kindName: string,
-    description: string,
-    location: SourceLocation,
-  ): JSONSchemaProps {
-    const props = this.#interfaceMembers(file, decl, []);
-    if (!props.some(({ member: p }) => p.m === 'property' && (p.name === 'spec' || p.name === 'status')))
-      return this.decline(file, decl.start, 'a kind with neither spec nor status');
-    const properties: Record<string, JSONSchemaProps> = {};
-    const required: string[] = [];
-    for (const { file: declaredIn, member: prop } of props) {
-      if (prop.m !== 'property') return this.decline(file, prop.start, 'an index signature on a kind');
-      if (prop.name === 'apiVersion' || prop.name === 'kind') {
-        properties[prop.name] = {
-          type: 'string',
-          description: this.doc(declaredIn, prop.pos).description || rootFieldDescription(prop.name),
-        };
-        continue;
-      }
-      if (prop.name === 'metadata') {
-        const typed = this.#typed(declaredIn, prop.type, 0);
-        if (typed.shape.s !== 'objectMeta' || typed.nullable)
-          this.decline(declaredIn, prop.start, 'metadata that is not ObjectMeta');
-        properties.metadata = { type: 'object' };
-        continue;
-      }
-      const field = this.#fieldSchema(declaredIn, prop, { path: kindName, location });
-      properties[prop.name] = field.schema;
-      if (field.required) required.push(prop.name);
-    }
-    const schema: JSONSchemaProps = { type: 'object', properties };
-    if (description) schema.description = description;
-    if (required.length > 0) schema.required = required.sort();
-    return schema;
-  }
-
   /** The resolved type of a type node (the checker's `getTypeFromTypeNode`, for the subset). */
   #typed(file: DeclFile, node: TypeNode, depth: number): Typed {
-    if (depth > 40) this.decline(file, node.start, 'a chain of aliases too deep');
+    if (depth > MAX_ALIAS_DEPTH) this.decline(file, node.start, 'a chain of aliases too deep');
     switch (node.t) {
       case 'keyword':
         if (node.name === 'null' || node.name === 'undefined' || node.name === 'unknown')
@@ -637,16 +561,9 @@ class SyntaxWalker {
     }
   }
 
-  /** schema-builder `schemaFor`: alias layers along the written type, then the type's own schema. */
-  #schemaFor(
-    typed: Typed,
-    typeNode: TypeNode | undefined,
-    nodeFile: DeclFile,
-    where: Where,
-    fieldMarkers: readonly CrdMarker[],
-    at: { file: DeclFile; start: number },
-  ): JSONSchemaProps {
-    const layers: { doc: DocComment; markers: CrdMarker[]; file: DeclFile; start: number }[] = [];
+  /** A field or element written as `typeNode` in `file`, resolved as `typed`. */
+  #use(typed: Typed, typeNode: TypeNode | undefined, nodeFile: DeclFile): TypeUse {
+    const aliases: Documented[] = [];
     let node = typeNode;
     let file = nodeFile;
     let element: { node: TypeNode; file: DeclFile } | undefined;
@@ -665,169 +582,137 @@ class SyntaxWalker {
       }
       const resolved = this.#program.resolveType(file, node.name, node.start);
       if (resolved.r !== 'alias' || resolved.opGen) break;
-      // schema-builder reads the symbol's first declaration: the constant, when an `as const`
-      // object is declared before its type alias of the same name (then no alias layer applies).
+      // The checker reads the symbol's first declaration: the constant, when an `as const` object is
+      // declared before its type alias of the same name (then no alias layer applies).
       if (this.#program.valueFirst(resolved.file, resolved.decl.name)) break;
-      const layer = this.markers(resolved.file, resolved.decl.pos, resolved.decl.start, 'type');
-      layers.push({ ...layer, file: resolved.file, start: resolved.decl.start });
+      aliases.push(this.documented(resolved.file, resolved.decl.pos));
       node = resolved.decl.type;
       file = resolved.file;
     }
-    const base = this.#typeSchema(typed, where, element, at);
-    let schema: JSONSchemaProps = { ...base };
-    if (typed.nullable) schema.nullable = true;
-    for (const layer of layers.reverse()) {
-      if (layer.doc.description) schema.description = layer.doc.description;
-      schema = this.applyMarkers(schema, layer.markers, where, layer.file, layer.start);
-    }
-    return this.applyMarkers(schema, fieldMarkers, where, at.file, at.start);
+    return { aliases, nullable: typed.nullable, type: this.#modelType(typed.shape, element) };
   }
 
-  /** schema-builder `#typeSchema` and `#objectSchema`. */
-  #typeSchema(
-    typed: Typed,
-    where: Where,
-    element: { node: TypeNode; file: DeclFile } | undefined,
-    at: { file: DeclFile; start: number },
-  ): JSONSchemaProps {
-    const shape = typed.shape;
+  #modelType(shape: Shape, element: { node: TypeNode; file: DeclFile } | undefined): ModelType {
     switch (shape.s) {
       case 'format':
-        return formatSchema(shape.format);
+        return { t: 'format', format: shape.format };
       case 'enum':
-        return { type: 'string', enum: [...shape.values] };
+        return { t: 'enum', values: shape.values };
       case 'string':
       case 'number':
       case 'boolean':
-        return { type: shape.s };
-      case 'array': {
-        const itemsWhere = { path: `${where.path}[]`, location: where.location };
-        const items = this.#typed(shape.file, shape.element, 0);
-        return this.#nested(at, () => ({
-          type: 'array',
-          items: this.#schemaFor(items, element?.node, element?.file ?? shape.file, itemsWhere, [], at),
-        }));
-      }
-      case 'builtin': {
-        // schema-builder `#builtin` (cached per type as `#typeSchema` caches it).
-        const cached = this.#cache.get(shape.key);
-        if (cached) return cached;
-        const schema = this.builtins?.builtinSchemaFor(shape.name);
-        if (!schema) return this.decline(at.file, at.start, `${shape.name} has no built-in schema`);
-        markEmbedded(schema, this.embeddedK8s);
-        this.#cache.set(shape.key, schema);
-        return schema;
-      }
+        return { t: 'scalar', type: shape.s };
+      case 'array':
+        return {
+          t: 'array',
+          key: shape.element,
+          element: () =>
+            this.#use(this.#typed(shape.file, shape.element, 0), element?.node, element?.file ?? shape.file),
+          label: () => 'array',
+        };
+      case 'builtin':
+        return { t: 'builtin', name: shape.name, key: shape.key };
       case 'objectMeta':
-        return { type: 'object' };
+        return this.#objectMeta;
       case 'preserve':
-        return { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
-      case 'record': {
-        const value = this.#typed(shape.file, shape.value, 0);
-        const mapWhere = { path: `${where.path}.*`, location: where.location };
-        return this.#nested(at, () => ({
-          type: 'object',
-          additionalProperties: this.#schemaFor(value, undefined, shape.file, mapWhere, [], at),
+        return this.#preserve;
+      case 'record':
+        return this.#memo(this.#records, shape.value, () => ({
+          t: 'object',
+          decl: undefined,
+          label: () => 'Record',
+          fields: () => [],
+          index: once(() => ({
+            keys: 'string' as const,
+            value: this.#use(this.#typed(shape.file, shape.value, 0), undefined, shape.file),
+          })),
         }));
-      }
-      case 'object': {
-        const cached = this.#cache.get(shape.key);
-        if (cached) return cached;
-        if (this.#inProgress.has(shape.key)) return this.decline(at.file, at.start, 'a recursive type');
-        this.#inProgress.add(shape.key);
-        try {
-          const schema = this.#objectSchema(shape, where);
-          this.#cache.set(shape.key, schema);
-          return schema;
-        } finally {
-          this.#inProgress.delete(shape.key);
-        }
-      }
+      case 'object':
+        return this.#memo(this.#objects, shape.key, () => this.#object(shape));
     }
   }
 
-  /**
-   * One level deeper into an array or a map. They are not cached as objects are, so `type A = A[]`
-   * (which the checker walk reports as recursive) would nest without end: past MAX_DEPTH, decline.
-   */
-  #nested(at: { file: DeclFile; start: number }, walk: () => JSONSchemaProps): JSONSchemaProps {
-    if (this.#depth > MAX_DEPTH) return this.decline(at.file, at.start, 'types nested too deep');
-    this.#depth++;
-    try {
-      return walk();
-    } finally {
-      this.#depth--;
-    }
+  #memo(into: Map<object, ModelObject>, key: object, make: () => ModelObject): ModelObject {
+    let object = into.get(key);
+    if (!object) into.set(key, (object = make()));
+    return object;
   }
 
-  #objectSchema(shape: Extract<Shape, { s: 'object' }>, where: Where): JSONSchemaProps {
+  #object(shape: Extract<Shape, { s: 'object' }>): ModelObject {
     const { file, decl } = shape;
-    const schema: JSONSchemaProps = { type: 'object' };
-    let typeMarkers: CrdMarker[] = [];
-    if (decl) {
-      const parsed = this.markers(file, decl.pos, decl.start, 'type');
-      if (parsed.doc.description) schema.description = parsed.doc.description;
-      if (
-        parsed.markers.some((m) => m.spec.effect?.on === 'kind') &&
-        !parsed.markers.some((m) => m.spec.name === 'kind')
-      )
-        this.decline(file, decl.start, 'a kind marker on a type that is not a kind');
-      typeMarkers = parsed.markers;
-    }
-    const at = { file, start: decl?.start ?? (shape.key as ObjectLiteralType).start };
-    const props = shape.members.filter(
-      (m): m is { file: DeclFile; member: PropertyMember } => m.member.m === 'property',
-    );
-    const index = shape.members.find((m) => m.member.m === 'index')?.member;
-    if (index) {
-      if (props.length > 0) this.decline(file, index.start, 'fixed fields beside an index signature');
-      const value = this.#typed(file, index.type, 0);
-      schema.additionalProperties = this.#schemaFor(
-        value,
-        index.type,
-        file,
-        { path: `${where.path}.*`, location: where.location },
-        [],
-        at,
-      );
-    }
-    if (props.length === 0) return this.applyMarkers(schema, typeMarkers, where, at.file, at.start);
-    const properties: Record<string, JSONSchemaProps> = {};
-    const required: string[] = [];
-    for (const { file: declaredIn, member: prop } of props) {
-      const result = this.#fieldSchema(declaredIn, prop, where);
-      properties[prop.name] = result.schema;
-      if (result.required) required.push(prop.name);
-    }
-    schema.properties = properties;
-    if (required.length > 0) schema.required = required.sort();
-    return this.applyMarkers(schema, typeMarkers, where, at.file, at.start);
+    return {
+      t: 'object',
+      decl: decl ? { ...this.documented(file, decl.pos), name: decl.name } : undefined,
+      label: () => decl?.name ?? 'object',
+      fields: () =>
+        shape.members.flatMap(({ file: declaredIn, member }) =>
+          member.m === 'property' ? [this.#field(declaredIn, member)] : [],
+        ),
+      index: once(() => {
+        const index = shape.members.find((m) => m.member.m === 'index')?.member;
+        if (!index) return undefined;
+        return { keys: 'string', value: this.#use(this.#typed(file, index.type, 0), index.type, file) };
+      }),
+    };
   }
 
-  /** schema-builder `#fieldSchema`. */
-  #fieldSchema(
-    file: DeclFile,
-    prop: PropertyMember,
-    parent: Where,
-  ): { schema: JSONSchemaProps; required: boolean } {
-    const path = parent.path ? `${parent.path}.${prop.name}` : prop.name;
-    const where = { path, location: this.location(file, prop.start) };
-    const { doc, markers } = this.markers(file, prop.pos, prop.start, 'field');
-    const names = new Set(markers.map((m) => m.spec.name));
-    if (names.has('optional') && names.has('required'))
-      this.decline(file, prop.start, '@optional and @required');
-    if (names.has('unionMember') || names.has('unionDiscriminator'))
-      this.decline(file, prop.start, 'a marked union');
-    let required = !prop.optional;
-    if (names.has('optional')) required = false;
-    if (names.has('required')) required = true;
-    const at = { file, start: prop.start };
-    let schema = names.has('schemaless')
-      ? this.applyMarkers({}, markers, where, file, prop.start)
-      : this.#schemaFor(this.#typed(file, prop.type, 0), prop.type, file, where, markers, at);
-    if (doc.description) schema = { ...schema, description: doc.description };
-    return { schema, required };
+  #field(file: DeclFile, prop: PropertyMember): ModelField {
+    return new SyntaxField(this, file, prop);
   }
+
+  /** A field's type, as written and resolved. */
+  fieldType(file: DeclFile, prop: PropertyMember): TypeUse {
+    return this.#use(this.#typed(file, prop.type, 0), prop.type, file);
+  }
+
+  /** A kind's metadata field: ObjectMeta, or decline. */
+  fieldTypeName(file: DeclFile, prop: PropertyMember): { name: string; text: string } {
+    const typed = this.#typed(file, prop.type, 0);
+    if (typed.shape.s !== 'objectMeta' || typed.nullable)
+      return this.decline(file, prop.start, 'metadata that is not ObjectMeta');
+    return { name: 'ObjectMeta', text: 'ObjectMeta' };
+  }
+}
+
+/** A property read by the syntax reader (a class: one object a field, the fast path's many). */
+class SyntaxField implements ModelField {
+  readonly #reader: SyntaxReader;
+  readonly #file: DeclFile;
+  readonly #prop: PropertyMember;
+  readonly name: string;
+  readonly optional: boolean;
+  readonly method = false;
+  readonly location: SourceLocation;
+  readonly doc: Documented;
+
+  constructor(reader: SyntaxReader, file: DeclFile, prop: PropertyMember) {
+    this.#reader = reader;
+    this.#file = file;
+    this.#prop = prop;
+    this.name = prop.name;
+    this.optional = prop.optional;
+    this.location = reader.location(file, prop.start);
+    this.doc = reader.documented(file, prop.pos);
+  }
+
+  /** The syntax subset has no `never`. */
+  forbidden(): boolean {
+    return false;
+  }
+
+  type(): TypeUse {
+    return this.#reader.fieldType(this.#file, this.#prop);
+  }
+
+  typeName(): { name: string; text: string } {
+    return this.#reader.fieldTypeName(this.#file, this.#prop);
+  }
+}
+
+/** A value computed on first use. */
+function once<T>(compute: () => T): () => T {
+  let value: { v: T } | undefined;
+  return () => (value ??= { v: compute() }).v;
 }
 
 function stripParens(node: TypeNode): TypeNode {
@@ -839,7 +724,7 @@ function owned(file: DeclFile, members: readonly Member[]): Owned[] {
   return members.map((member) => ({ file, member }));
 }
 
-/** schema-builder `#stripNullable`. */
+/** checker-types `#stripNullable`. */
 function stripNullable(node: TypeNode): TypeNode | undefined {
   while (node.t === 'paren' || node.t === 'readonly') node = node.type;
   if (node.t === 'union') {

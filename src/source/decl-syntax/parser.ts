@@ -108,8 +108,27 @@ const KEYWORD_TYPES = new Set(['string', 'number', 'boolean', 'null', 'undefined
  * same meaning; anything else is the type checker's to read.
  */
 export function parseDeclFile(fileName: string, text: string): DeclFile {
-  const starts = lineStarts(text);
-  const lineOf = (offset: number): number => {
+  return new Parser(fileName, text).file();
+}
+
+/** A recursive-descent parser of the declaration subset: one method per grammar rule. */
+class Parser {
+  readonly #fileName: string;
+  readonly #text: string;
+  readonly #starts: readonly number[];
+  readonly #tokens: readonly Token[];
+  #k = 0;
+
+  constructor(fileName: string, text: string) {
+    this.#fileName = fileName;
+    this.#text = text;
+    this.#starts = lineStarts(text);
+    this.#tokens = scan(text, (offset) => this.#where(offset));
+  }
+
+  /** The 1-based line of an offset (binary search over the line starts). */
+  readonly lineOf = (offset: number): number => {
+    const starts = this.#starts;
     let lo = 0;
     let hi = starts.length - 1;
     while (lo < hi) {
@@ -119,389 +138,435 @@ export function parseDeclFile(fileName: string, text: string): DeclFile {
     }
     return lo + 1;
   };
-  const where = (offset: number): string => `${fileName}:${lineOf(offset)}`;
-  const tokens = scan(text, where);
-  let k = 0;
-  const peek = (ahead = 0): Token => tokens[Math.min(k + ahead, tokens.length - 1)] as Token;
-  const fail = (token: Token, what: string): never => {
-    throw new Declined(where(token.start), what);
-  };
-  const take = (): Token => {
-    const t = peek();
-    if (t.kind !== 'eof') k++;
+
+  #where(offset: number): string {
+    return `${this.#fileName}:${this.lineOf(offset)}`;
+  }
+
+  // ---- tokens ----
+
+  #peek(ahead = 0): Token {
+    return this.#tokens[Math.min(this.#k + ahead, this.#tokens.length - 1)] as Token;
+  }
+
+  #fail(token: Token, what: string): never {
+    throw new Declined(this.#where(token.start), what);
+  }
+
+  #take(): Token {
+    const t = this.#peek();
+    if (t.kind !== 'eof') this.#k++;
     return t;
-  };
-  const is = (value: string, ahead = 0): boolean => {
-    const t = peek(ahead);
+  }
+
+  #is(value: string, ahead = 0): boolean {
+    const t = this.#peek(ahead);
     return (t.kind === 'punct' || t.kind === 'ident') && t.value === value;
-  };
-  const expect = (value: string): Token => {
-    const t = take();
+  }
+
+  #expect(value: string): Token {
+    const t = this.#take();
     if ((t.kind !== 'punct' && t.kind !== 'ident') || t.value !== value)
-      fail(t, `\`${t.value || 'end of file'}\` where \`${value}\` was expected`);
+      this.#fail(t, `\`${t.value || 'end of file'}\` where \`${value}\` was expected`);
     return t;
-  };
-  const binding = (): string => {
-    const t = take();
-    if (t.kind !== 'ident' || RESERVED.has(t.value)) fail(t, `\`${t.value}\` where a name was expected`);
+  }
+
+  #binding(): string {
+    const t = this.#take();
+    if (t.kind !== 'ident' || RESERVED.has(t.value))
+      this.#fail(t, `\`${t.value}\` where a name was expected`);
     return t.value;
-  };
+  }
+
   /** A statement's end: `;`, or a line break, `}` or the end of the file after it (ASI). */
-  const endStatement = (): void => {
-    if (is(';')) {
-      take();
+  #endStatement(): void {
+    if (this.#is(';')) {
+      this.#take();
       return;
     }
-    const t = peek();
-    if (!(t.newlineBefore || t.kind === 'eof')) fail(t, `\`${t.value}\` after a statement`);
-  };
+    const t = this.#peek();
+    if (!(t.newlineBefore || t.kind === 'eof')) this.#fail(t, `\`${t.value}\` after a statement`);
+  }
 
-  const typeArgs = (): TypeNode[] => {
-    expect('<');
-    const args = [type()];
-    while (is(',')) {
-      take();
-      if (is('>')) fail(peek(), 'a trailing comma in type arguments');
-      args.push(type());
+  /** A module specifier: a string literal. */
+  #moduleName(): string {
+    const module = this.#take();
+    if (module.kind !== 'string') this.#fail(module, 'a module name that is not a string literal');
+    return module.value;
+  }
+
+  // ---- types ----
+
+  #typeArgs(): TypeNode[] {
+    this.#expect('<');
+    const args = [this.#type()];
+    while (this.#is(',')) {
+      this.#take();
+      if (this.#is('>')) this.#fail(this.#peek(), 'a trailing comma in type arguments');
+      args.push(this.#type());
     }
-    expect('>');
+    this.#expect('>');
     return args;
-  };
+  }
 
-  const members = (): Member[] => {
-    expect('{');
+  /** `{ member; ... }` of an interface or an object type. */
+  #members(): Member[] {
+    this.#expect('{');
     const out: Member[] = [];
     const names = new Set<string>();
-    while (!is('}')) {
-      const first = peek();
+    while (!this.#is('}')) {
+      const first = this.#peek();
       if (out.length > 0 && !first.newlineBefore) {
-        const prev = tokens[k - 1];
+        const prev = this.#tokens[this.#k - 1];
         if (!(prev && prev.kind === 'punct' && (prev.value === ';' || prev.value === ','))) {
-          fail(first, 'members not separated by `;`, `,` or a line break');
+          this.#fail(first, 'members not separated by `;`, `,` or a line break');
         }
       }
-      // `readonly` is a modifier when a name follows it; `readonly: boolean` is a field named readonly.
-      if (is('readonly') && (peek(1).kind === 'ident' || is('[', 1))) take();
-      if (is('[')) {
-        const open = take();
-        binding();
-        expect(':');
-        expect('string');
-        expect(']');
-        expect(':');
-        out.push({ m: 'index', pos: first.pos, start: first.start, type: type() });
-        if (out.length > 1 || names.size > 0) fail(open, 'an index signature beside other members');
-      } else {
-        const name = take();
-        if (name.kind !== 'ident') fail(name, 'a member name that is not an identifier');
-        if (names.has(name.value)) fail(name, `the member \`${name.value}\` declared twice`);
-        names.add(name.value);
-        const optional = is('?');
-        if (optional) take();
-        expect(':');
-        out.push({
-          m: 'property',
-          pos: first.pos,
-          start: first.start,
-          name: name.value,
-          optional,
-          type: type(),
-        });
-      }
-      if (is(';') || is(',')) take();
+      out.push(this.#member(first, out.length, names));
+      if (this.#is(';') || this.#is(',')) this.#take();
     }
-    expect('}');
+    this.#expect('}');
     return out;
-  };
+  }
 
-  const primaryType = (): TypeNode => {
-    const t = peek();
+  /** One member: `[key: string]: T` (alone) or `name?: T`; `names` holds the names before it. */
+  #member(first: Token, before: number, names: Set<string>): Member {
+    // `readonly` is a modifier when a name follows it; `readonly: boolean` is a field named readonly.
+    if (this.#is('readonly') && (this.#peek(1).kind === 'ident' || this.#is('[', 1))) this.#take();
+    if (this.#is('[')) {
+      const open = this.#take();
+      this.#binding();
+      this.#expect(':');
+      this.#expect('string');
+      this.#expect(']');
+      this.#expect(':');
+      const member: Member = { m: 'index', pos: first.pos, start: first.start, type: this.#type() };
+      if (before > 0 || names.size > 0) this.#fail(open, 'an index signature beside other members');
+      return member;
+    }
+    const name = this.#take();
+    if (name.kind !== 'ident') this.#fail(name, 'a member name that is not an identifier');
+    if (names.has(name.value)) this.#fail(name, `the member \`${name.value}\` declared twice`);
+    names.add(name.value);
+    const optional = this.#is('?');
+    if (optional) this.#take();
+    this.#expect(':');
+    return {
+      m: 'property',
+      pos: first.pos,
+      start: first.start,
+      name: name.value,
+      optional,
+      type: this.#type(),
+    };
+  }
+
+  #primaryType(): TypeNode {
+    const t = this.#peek();
     if (t.kind === 'string') {
-      take();
+      this.#take();
       return { t: 'literal', pos: t.pos, start: t.start, value: t.value };
     }
     if (t.kind === 'punct' && t.value === '(') {
-      if (is('typeof', 1)) return constValues(t, true);
-      take();
-      const inner = type();
-      expect(')');
+      if (this.#is('typeof', 1)) return this.#constValues(t, true);
+      this.#take();
+      const inner = this.#type();
+      this.#expect(')');
       return { t: 'paren', pos: t.pos, start: t.start, type: inner };
     }
     if (t.kind === 'punct' && t.value === '{') {
-      return { t: 'object', pos: t.pos, start: t.start, members: members() };
+      return { t: 'object', pos: t.pos, start: t.start, members: this.#members() };
     }
-    if (t.kind !== 'ident') return fail(t, `\`${t.value}\` in a type`);
-    if (t.value === 'typeof') return constValues(t, false);
+    if (t.kind !== 'ident') return this.#fail(t, `\`${t.value}\` in a type`);
+    if (t.value === 'typeof') return this.#constValues(t, false);
     if (t.value === 'readonly') {
-      take();
-      const operand = postfixType();
-      if (operand.t !== 'array') return fail(t, '`readonly` on a type that is not an array');
+      this.#take();
+      const operand = this.#postfixType();
+      if (operand.t !== 'array') return this.#fail(t, '`readonly` on a type that is not an array');
       return { t: 'readonly', pos: t.pos, start: t.start, type: operand };
     }
-    take();
+    this.#take();
     if (KEYWORD_TYPES.has(t.value)) {
       return { t: 'keyword', pos: t.pos, start: t.start, name: t.value as 'string' };
     }
-    if (RESERVED.has(t.value)) return fail(t, `the type \`${t.value}\``);
-    const args = is('<') && !peek().newlineBefore ? typeArgs() : undefined;
+    if (RESERVED.has(t.value)) return this.#fail(t, `the type \`${t.value}\``);
+    const args = this.#is('<') && !this.#peek().newlineBefore ? this.#typeArgs() : undefined;
     return { t: 'ref', pos: t.pos, start: t.start, name: t.value, args };
-  };
+  }
 
   /** `typeof X[keyof typeof X]` or `(typeof X)[keyof typeof X]`, the only `typeof` read. */
-  const constValues = (first: Token, parenthesized: boolean): TypeNode => {
-    if (parenthesized) expect('(');
-    expect('typeof');
-    const name = binding();
-    if (parenthesized) expect(')');
-    if (!is('[') || peek().newlineBefore) fail(first, 'the type `typeof`');
-    expect('[');
-    expect('keyof');
-    expect('typeof');
-    const keyOf = peek();
-    if (binding() !== name) fail(keyOf, 'an indexed access other than `(typeof X)[keyof typeof X]`');
-    expect(']');
+  #constValues(first: Token, parenthesized: boolean): TypeNode {
+    if (parenthesized) this.#expect('(');
+    this.#expect('typeof');
+    const name = this.#binding();
+    if (parenthesized) this.#expect(')');
+    if (!this.#is('[') || this.#peek().newlineBefore) this.#fail(first, 'the type `typeof`');
+    this.#expect('[');
+    this.#expect('keyof');
+    this.#expect('typeof');
+    const keyOf = this.#peek();
+    if (this.#binding() !== name)
+      this.#fail(keyOf, 'an indexed access other than `(typeof X)[keyof typeof X]`');
+    this.#expect(']');
     return { t: 'constValues', pos: first.pos, start: first.start, name };
-  };
+  }
 
-  const postfixType = (): TypeNode => {
-    let node = primaryType();
-    while (is('[') && !peek().newlineBefore) {
-      take();
-      expect(']');
+  #postfixType(): TypeNode {
+    let node = this.#primaryType();
+    while (this.#is('[') && !this.#peek().newlineBefore) {
+      this.#take();
+      this.#expect(']');
       node = { t: 'array', pos: node.pos, start: node.start, element: node } satisfies ArrayType;
     }
     return node;
-  };
+  }
 
-  const type = (): TypeNode => {
-    const first = peek();
-    if (is('|')) take();
-    const types = [postfixType()];
-    while (is('|')) {
-      take();
-      types.push(postfixType());
+  #type(): TypeNode {
+    const first = this.#peek();
+    if (this.#is('|')) this.#take();
+    const types = [this.#postfixType()];
+    while (this.#is('|')) {
+      this.#take();
+      types.push(this.#postfixType());
     }
     if (types.length === 1 && !(first.kind === 'punct' && first.value === '|')) return types[0] as TypeNode;
     return { t: 'union', pos: first.pos, start: first.start, types };
-  };
+  }
 
-  const expression = (): Expression => {
-    const t = take();
+  // ---- expressions ----
+
+  #expression(): Expression {
+    const t = this.#take();
     let e: Expression;
     if (t.kind === 'string') e = { e: 'string', value: t.value };
     else if (t.kind === 'number') e = { e: 'number' };
     else if (t.kind === 'ident' && (t.value === 'true' || t.value === 'false' || t.value === 'null'))
       e = { e: t.value };
-    else if (t.kind === 'punct' && t.value === '{') {
-      const properties: { name: string; value: Expression }[] = [];
-      const seen = new Set<string>();
-      while (!is('}')) {
-        const name = take();
-        if (name.kind !== 'ident' && name.kind !== 'string')
-          fail(name, 'a property name that is not a name or string');
-        if (seen.has(name.value)) fail(name, `the property \`${name.value}\` given twice`);
-        seen.add(name.value);
-        expect(':');
-        properties.push({ name: name.value, value: expression() });
-        if (!is('}')) expect(',');
-      }
-      expect('}');
-      e = { e: 'object', properties };
-    } else if (t.kind === 'punct' && t.value === '[') {
-      const items: Expression[] = [];
-      while (!is(']')) {
-        items.push(expression());
-        if (!is(']')) expect(',');
-      }
-      expect(']');
-      e = { e: 'array', items };
-    } else if (t.kind === 'ident' && !RESERVED.has(t.value)) {
-      if (is('<') || is('(')) {
-        const typeArguments = is('<') ? typeArgs() : [];
-        expect('(');
-        const args: Expression[] = [];
-        while (!is(')')) {
-          args.push(expression());
-          if (!is(')')) expect(',');
-        }
-        expect(')');
-        e = { e: 'call', callee: t.value, typeArgs: typeArguments, args };
-      } else e = { e: 'name', name: t.value };
-    } else return fail(t, `\`${t.value}\` in an expression`);
-    if (is('as') && is('const', 1)) {
-      take();
-      take();
+    else if (t.kind === 'punct' && t.value === '{') e = this.#objectLiteral();
+    else if (t.kind === 'punct' && t.value === '[') e = this.#arrayLiteral();
+    else if (t.kind === 'ident' && !RESERVED.has(t.value)) e = this.#callOrName(t.value);
+    else return this.#fail(t, `\`${t.value}\` in an expression`);
+    if (this.#is('as') && this.#is('const', 1)) {
+      this.#take();
+      this.#take();
       e = { e: 'asConst', expression: e };
     }
     return e;
-  };
+  }
 
-  const importDecl = (first: Token): ImportDecl => {
-    const typeOnly = is('type') && is('{', 1);
-    if (typeOnly) take();
-    expect('{');
-    const names = new Map<string, string>();
-    while (!is('}')) {
-      // `type A` inside the braces (not in `import type {…}`, where it is an error).
-      if (!typeOnly && is('type') && peek(1).kind === 'ident' && !is('as', 1)) take();
-      const exported = take();
-      if (exported.kind !== 'ident') fail(exported, 'an imported name that is not an identifier');
-      let local = exported.value;
-      if (is('as')) {
-        take();
-        local = binding();
-      } else if (RESERVED.has(local)) fail(exported, `\`${local}\` imported as a name`);
-      if (names.has(local)) fail(exported, `\`${local}\` imported twice`);
-      names.set(local, exported.value);
-      if (!is('}')) expect(',');
+  /** After `{`: `name: value, ...}`. */
+  #objectLiteral(): Expression {
+    const properties: { name: string; value: Expression }[] = [];
+    const seen = new Set<string>();
+    while (!this.#is('}')) {
+      const name = this.#take();
+      if (name.kind !== 'ident' && name.kind !== 'string')
+        this.#fail(name, 'a property name that is not a name or string');
+      if (seen.has(name.value)) this.#fail(name, `the property \`${name.value}\` given twice`);
+      seen.add(name.value);
+      this.#expect(':');
+      properties.push({ name: name.value, value: this.#expression() });
+      if (!this.#is('}')) this.#expect(',');
     }
-    expect('}');
-    if (names.size === 0) fail(first, 'an empty import');
-    expect('from');
-    const module = take();
-    if (module.kind !== 'string') fail(module, 'a module name that is not a string literal');
-    endStatement();
-    return { s: 'import', pos: first.pos, start: first.start, module: module.value, names };
-  };
+    this.#expect('}');
+    return { e: 'object', properties };
+  }
+
+  /** After `[`: `item, ...]`. */
+  #arrayLiteral(): Expression {
+    const items: Expression[] = [];
+    while (!this.#is(']')) {
+      items.push(this.#expression());
+      if (!this.#is(']')) this.#expect(',');
+    }
+    this.#expect(']');
+    return { e: 'array', items };
+  }
+
+  /** After a name: `callee<T>(args)`, `callee(args)`, or the name alone. */
+  #callOrName(name: string): Expression {
+    if (!this.#is('<') && !this.#is('(')) return { e: 'name', name };
+    const typeArguments = this.#is('<') ? this.#typeArgs() : [];
+    this.#expect('(');
+    const args: Expression[] = [];
+    while (!this.#is(')')) {
+      args.push(this.#expression());
+      if (!this.#is(')')) this.#expect(',');
+    }
+    this.#expect(')');
+    return { e: 'call', callee: name, typeArgs: typeArguments, args };
+  }
+
+  // ---- statements ----
+
+  #importDecl(first: Token): ImportDecl {
+    const typeOnly = this.#is('type') && this.#is('{', 1);
+    if (typeOnly) this.#take();
+    this.#expect('{');
+    const names = new Map<string, string>();
+    while (!this.#is('}')) {
+      // `type A` inside the braces (not in `import type {…}`, where it is an error).
+      if (!typeOnly && this.#is('type') && this.#peek(1).kind === 'ident' && !this.#is('as', 1)) this.#take();
+      const exported = this.#take();
+      if (exported.kind !== 'ident') this.#fail(exported, 'an imported name that is not an identifier');
+      let local = exported.value;
+      if (this.#is('as')) {
+        this.#take();
+        local = this.#binding();
+      } else if (RESERVED.has(local)) this.#fail(exported, `\`${local}\` imported as a name`);
+      if (names.has(local)) this.#fail(exported, `\`${local}\` imported twice`);
+      names.set(local, exported.value);
+      if (!this.#is('}')) this.#expect(',');
+    }
+    this.#expect('}');
+    if (names.size === 0) this.#fail(first, 'an empty import');
+    this.#expect('from');
+    const module = this.#moduleName();
+    this.#endStatement();
+    return { s: 'import', pos: first.pos, start: first.start, module, names };
+  }
 
   /** After `export`: `{ A, B as C } from '…'`, `type { A } from '…'` or `* from '…'`. */
-  const exportFromDecl = (first: Token): ExportFromDecl => {
+  #exportFromDecl(first: Token): ExportFromDecl {
     let names: Map<string, string> | undefined;
-    if (is('*')) {
-      take();
-      if (is('as')) fail(peek(), '`export * as` (a namespace export)');
-    } else {
-      const typeOnly = is('type') && is('{', 1);
-      if (typeOnly) take();
-      expect('{');
-      names = new Map<string, string>();
-      while (!is('}')) {
-        if (!typeOnly && is('type') && peek(1).kind === 'ident' && !is('as', 1)) take();
-        const original = take();
-        if (original.kind !== 'ident') fail(original, 'an exported name that is not an identifier');
-        let name = original.value;
-        if (is('as')) {
-          take();
-          name = binding();
-        }
-        if (names.has(name)) fail(original, `\`${name}\` exported twice`);
-        names.set(name, original.value);
-        if (!is('}')) expect(',');
+    if (this.#is('*')) {
+      this.#take();
+      if (this.#is('as')) this.#fail(this.#peek(), '`export * as` (a namespace export)');
+    } else names = this.#exportList(first);
+    if (!this.#is('from')) this.#fail(this.#peek(), 'an export list without `from` (a local re-export)');
+    this.#take();
+    const module = this.#moduleName();
+    this.#endStatement();
+    return { s: 'exportFrom', pos: first.pos, start: first.start, module, names };
+  }
+
+  /** `{ A, B as C }` or `type { A }` of an export: exported name to original name. */
+  #exportList(first: Token): Map<string, string> {
+    const typeOnly = this.#is('type') && this.#is('{', 1);
+    if (typeOnly) this.#take();
+    this.#expect('{');
+    const names = new Map<string, string>();
+    while (!this.#is('}')) {
+      if (!typeOnly && this.#is('type') && this.#peek(1).kind === 'ident' && !this.#is('as', 1)) this.#take();
+      const original = this.#take();
+      if (original.kind !== 'ident') this.#fail(original, 'an exported name that is not an identifier');
+      let name = original.value;
+      if (this.#is('as')) {
+        this.#take();
+        name = this.#binding();
       }
-      expect('}');
-      if (names.size === 0) fail(first, 'an empty export');
+      if (names.has(name)) this.#fail(original, `\`${name}\` exported twice`);
+      names.set(name, original.value);
+      if (!this.#is('}')) this.#expect(',');
     }
-    if (!is('from')) fail(peek(), 'an export list without `from` (a local re-export)');
-    take();
-    const module = take();
-    if (module.kind !== 'string') fail(module, 'a module name that is not a string literal');
-    endStatement();
-    return { s: 'exportFrom', pos: first.pos, start: first.start, module: module.value, names };
-  };
+    this.#expect('}');
+    if (names.size === 0) this.#fail(first, 'an empty export');
+    return names;
+  }
 
   /** An enum's name and members after `enum`: each member `Name = 'value'` (other forms decline). */
-  const enumBody = (): { s: 'enum'; name: string; members: { name: string; value: string }[] } => {
-    const name = binding();
-    expect('{');
+  #enumBody(): { s: 'enum'; name: string; members: { name: string; value: string }[] } {
+    const name = this.#binding();
+    this.#expect('{');
     const members: { name: string; value: string }[] = [];
     const names = new Set<string>();
     const values = new Set<string>();
-    while (!is('}')) {
-      const member = take();
-      if (member.kind !== 'ident' && member.kind !== 'string') fail(member, 'an enum member name');
-      if (names.has(member.value)) fail(member, `the enum member \`${member.value}\` given twice`);
+    while (!this.#is('}')) {
+      const member = this.#take();
+      if (member.kind !== 'ident' && member.kind !== 'string') this.#fail(member, 'an enum member name');
+      if (names.has(member.value)) this.#fail(member, `the enum member \`${member.value}\` given twice`);
       names.add(member.value);
-      if (!is('=')) fail(peek(), 'an enum member without a string value');
-      take();
-      const value = take();
-      if (value.kind !== 'string' || !(is(',') || is('}')))
-        fail(value, 'an enum member whose value is not a string literal');
-      if (values.has(value.value)) fail(value, `the enum value '${value.value}' given twice`);
+      if (!this.#is('=')) this.#fail(this.#peek(), 'an enum member without a string value');
+      this.#take();
+      const value = this.#take();
+      if (value.kind !== 'string' || !(this.#is(',') || this.#is('}')))
+        this.#fail(value, 'an enum member whose value is not a string literal');
+      if (values.has(value.value)) this.#fail(value, `the enum value '${value.value}' given twice`);
       values.add(value.value);
       members.push({ name: member.value, value: value.value });
-      if (!is('}')) expect(',');
+      if (!this.#is('}')) this.#expect(',');
     }
-    expect('}');
-    if (members.length === 0) fail(peek(), 'an enum without members');
+    this.#expect('}');
+    if (members.length === 0) this.#fail(this.#peek(), 'an enum without members');
     return { s: 'enum', name, members };
-  };
+  }
 
-  const statements: Statement[] = [];
-  while (peek().kind !== 'eof') {
-    const first = take();
-    if (first.kind === 'ident' && first.value === 'import') {
-      statements.push(importDecl(first));
-      continue;
+  /** After `interface`: its name, `extends` names and members. */
+  #interfaceDecl(first: Token, exported: boolean): Statement {
+    const name = this.#binding();
+    if (this.#is('<')) this.#fail(this.#peek(), 'an interface with type parameters');
+    const bases: TypeRef[] = [];
+    if (this.#is('extends')) {
+      this.#take();
+      do {
+        if (bases.length > 0) this.#take();
+        const base = this.#peek();
+        bases.push({ t: 'ref', pos: base.pos, start: base.start, name: this.#binding(), args: undefined });
+        if (this.#is('<') || this.#is('.'))
+          this.#fail(this.#peek(), 'an interface extending a generic or qualified type');
+      } while (this.#is(','));
     }
+    const members = this.#members();
+    return { s: 'interface', pos: first.pos, start: first.start, exported, name, extends: bases, members };
+  }
+
+  /** After `type`: `Name = T`. */
+  #aliasDecl(first: Token, exported: boolean): Statement {
+    const name = this.#binding();
+    if (this.#is('<')) this.#fail(this.#peek(), 'a generic type alias');
+    this.#expect('=');
+    const aliased = this.#type();
+    this.#endStatement();
+    return { s: 'alias', pos: first.pos, start: first.start, exported, name, type: aliased };
+  }
+
+  /** After `const`: `Name[: T] = expression`. */
+  #constDecl(first: Token, exported: boolean): Statement {
+    const name = this.#binding();
+    // `export const AllowConcurrent: ConcurrencyPolicy = 'Allow';`
+    let annotation: TypeNode | undefined;
+    if (this.#is(':')) {
+      this.#take();
+      annotation = this.#type();
+    }
+    this.#expect('=');
+    const init = this.#expression();
+    this.#endStatement();
+    return {
+      s: 'const',
+      pos: first.pos,
+      start: first.start,
+      exported,
+      name,
+      init,
+      ...(annotation ? { type: annotation } : {}),
+    };
+  }
+
+  #statement(): Statement {
+    const first = this.#take();
+    if (first.kind === 'ident' && first.value === 'import') return this.#importDecl(first);
     let keyword = first;
     const exported = first.kind === 'ident' && first.value === 'export';
-    if (exported && (is('{') || is('*') || (is('type') && is('{', 1)))) {
-      statements.push(exportFromDecl(first));
-      continue;
+    if (exported && (this.#is('{') || this.#is('*') || (this.#is('type') && this.#is('{', 1))))
+      return this.#exportFromDecl(first);
+    if (exported) keyword = this.#take();
+    const word = keyword.kind === 'ident' ? keyword.value : '';
+    if (word === 'interface') return this.#interfaceDecl(first, exported);
+    if (word === 'type' && this.#peek().kind === 'ident') return this.#aliasDecl(first, exported);
+    if (word === 'enum' || (word === 'const' && this.#is('enum'))) {
+      if (word === 'const') this.#take();
+      return { ...this.#enumBody(), pos: first.pos, start: first.start, exported };
     }
-    if (exported) keyword = take();
-    if (keyword.kind === 'ident' && keyword.value === 'interface') {
-      const name = binding();
-      if (is('<')) fail(peek(), 'an interface with type parameters');
-      const bases: TypeRef[] = [];
-      if (is('extends')) {
-        take();
-        do {
-          if (bases.length > 0) take();
-          const base = peek();
-          bases.push({ t: 'ref', pos: base.pos, start: base.start, name: binding(), args: undefined });
-          if (is('<') || is('.')) fail(peek(), 'an interface extending a generic or qualified type');
-        } while (is(','));
-      }
-      statements.push({
-        s: 'interface',
-        pos: first.pos,
-        start: first.start,
-        exported,
-        name,
-        extends: bases,
-        members: members(),
-      });
-      continue;
-    }
-    if (keyword.kind === 'ident' && keyword.value === 'type' && peek().kind === 'ident') {
-      const name = binding();
-      if (is('<')) fail(peek(), 'a generic type alias');
-      expect('=');
-      const aliased = type();
-      endStatement();
-      statements.push({ s: 'alias', pos: first.pos, start: first.start, exported, name, type: aliased });
-      continue;
-    }
-    if (keyword.kind === 'ident' && (keyword.value === 'enum' || (keyword.value === 'const' && is('enum')))) {
-      if (keyword.value === 'const') take();
-      statements.push({ ...enumBody(), pos: first.pos, start: first.start, exported });
-      continue;
-    }
-    if (keyword.kind === 'ident' && keyword.value === 'const') {
-      const name = binding();
-      // `export const AllowConcurrent: ConcurrencyPolicy = 'Allow';`
-      let annotation: TypeNode | undefined;
-      if (is(':')) {
-        take();
-        annotation = type();
-      }
-      expect('=');
-      const init = expression();
-      endStatement();
-      statements.push({
-        s: 'const',
-        pos: first.pos,
-        start: first.start,
-        exported,
-        name,
-        init,
-        ...(annotation ? { type: annotation } : {}),
-      });
-      continue;
-    }
-    fail(keyword, `a statement starting with \`${keyword.value}\``);
+    if (word === 'const') return this.#constDecl(first, exported);
+    return this.#fail(keyword, `a statement starting with \`${keyword.value}\``);
   }
-  const eof = peek();
-  return { fileName, text, statements, endPos: eof.pos, lineOf };
+
+  /** The whole file. */
+  file(): DeclFile {
+    const statements: Statement[] = [];
+    while (this.#peek().kind !== 'eof') statements.push(this.#statement());
+    const eof = this.#peek();
+    return { fileName: this.#fileName, text: this.#text, statements, endPos: eof.pos, lineOf: this.lineOf };
+  }
 }

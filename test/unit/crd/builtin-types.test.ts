@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'yaml';
 import { generateCrds } from '../../../src/generate/crd/index.ts';
+import { generateCrdsWith } from '../../../src/generate/crd/generate.ts';
 import { k8sSchemaReleases } from '../../../src/generate/crd/builtin-schemas.ts';
 import { assertGoldenDir } from '../../helpers/golden.ts';
 
@@ -85,23 +86,20 @@ function differences(a: Json | undefined, b: Json | undefined, path = ''): strin
  */
 describe("Kubernetes built-in types: op-gen's CRD equals controller-gen's on the same API, per release", () => {
   const out = mkdtempSync(join(tmpdir(), 'op-gen-crd-k8s-all-'));
-  const saved = { release: process.env.OP_GEN_K8S_VERSION, frontEnd: process.env.OP_GEN_CRD_FRONT_END };
+  const saved = { release: process.env.OP_GEN_K8S_VERSION };
   after(() => {
     rmSync(out, { recursive: true, force: true });
     if (saved.release === undefined) delete process.env.OP_GEN_K8S_VERSION;
     else process.env.OP_GEN_K8S_VERSION = saved.release;
-    if (saved.frontEnd === undefined) delete process.env.OP_GEN_CRD_FRONT_END;
-    else process.env.OP_GEN_CRD_FRONT_END = saved.frontEnd;
   });
   for (const [minor, frontEnd] of k8sSchemaReleases().flatMap((m) => [
-    [m, 'syntax'],
-    [m, 'checker'],
+    [m, 'syntax'] as const,
+    [m, 'checker'] as const,
   ])) {
     it(`Kubernetes ${minor}, ${frontEnd} front end: 0 schema differences (descriptions aside)`, async () => {
       process.env.OP_GEN_K8S_VERSION = minor;
-      process.env.OP_GEN_CRD_FRONT_END = frontEnd;
       const outDir = join(out, `${minor}-${frontEnd}`);
-      const result = await generateCrds({ cwd: FIXTURE, apiDir: 'api-k8s-all', outDir });
+      const result = await generateCrdsWith(frontEnd, { cwd: FIXTURE, apiDir: 'api-k8s-all', outDir });
       const ours = result.crds[0]?.spec.versions[0]?.schema.openAPIV3Schema as Json;
       const golden = new URL(`../../golden/crd-k8s/controller-gen/v${minor}.yaml`, import.meta.url);
       const theirs = (

@@ -6,7 +6,7 @@ import { after, describe, it } from 'node:test';
 import { corpusProjects } from '../../../bench/compare/corpus-go.ts';
 import { compareCrdDirs } from '../../../bench/compare/crd-compare.ts';
 import { OpGenError } from '../../../src/errors.ts';
-import { generateCrds } from '../../../src/generate/crd/index.ts';
+import { generateCrdsWith } from '../../../src/generate/crd/generate.ts';
 
 /**
  * The corpus (test/corpus/README.md): real operator APIs written in op-gen's TS form, each beside
@@ -29,18 +29,13 @@ async function generate(
   embedded = corpus.projects[project]?.generateEmbeddedObjectMeta === true,
 ): Promise<string> {
   const outDir = join(work, `${project}-${front}`);
-  process.env.OP_GEN_CRD_FRONT_END = front;
-  try {
-    await generateCrds({
-      cwd: join(CORPUS, project),
-      apiDir: 'api',
-      outDir,
-      maxDescLen: 0,
-      generateEmbeddedObjectMeta: embedded,
-    });
-  } finally {
-    delete process.env.OP_GEN_CRD_FRONT_END;
-  }
+  await generateCrdsWith(front, {
+    cwd: join(CORPUS, project),
+    apiDir: 'api',
+    outDir,
+    maxDescLen: 0,
+    generateEmbeddedObjectMeta: embedded,
+  });
   return outDir;
 }
 

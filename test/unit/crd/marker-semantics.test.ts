@@ -6,6 +6,7 @@ import { after, describe, it } from 'node:test';
 import { main } from '../../../src/cli/main.ts';
 import { compileRe2, nearestFormat, valueProblems } from '../../../src/generate/crd/schema-checks.ts';
 import { orphanDocComments } from '../../../src/markers/index.ts';
+import { generateCrdIn } from '../../helpers/crd-front-ends.ts';
 import { sink } from '../../helpers/io.ts';
 
 /**
@@ -42,21 +43,19 @@ async function generate(
     join(dir, 'types.ts'),
     `import type { ObjectMeta, int32 } from 'op-gen';\nexport interface ThingSpec {\n${spec}\n}\n${KIND}`,
   );
+  const file = 'config/crd/bases/things.example.com_things.yaml';
+  if (front !== 'auto') {
+    // A forced front end runs through the library; its outcome is printed as the CLI prints it.
+    const r = await generateCrdIn(project, front, file);
+    const stderr =
+      r.code === 0 ? r.warnings.map((w) => `op-gen: warning: ${w}\n`).join('') : `op-gen: ${r.err}\n`;
+    return { code: r.code, stderr, ...(r.code === 0 ? { crd: r.crd } : {}) };
+  }
   const out = sink();
   const err = sink();
-  const before = process.env.OP_GEN_CRD_FRONT_END;
-  process.env.OP_GEN_CRD_FRONT_END = front;
-  try {
-    const code = await main(['generate', 'crd', '--cwd', project], {
-      stdout: out.stream,
-      stderr: err.stream,
-    });
-    const file = join(project, 'config/crd/bases/things.example.com_things.yaml');
-    return { code, stderr: err.text(), ...(existsSync(file) ? { crd: readFileSync(file, 'utf8') } : {}) };
-  } finally {
-    if (before === undefined) delete process.env.OP_GEN_CRD_FRONT_END;
-    else process.env.OP_GEN_CRD_FRONT_END = before;
-  }
+  const code = await main(['generate', 'crd', '--cwd', project], { stdout: out.stream, stderr: err.stream });
+  const written = join(project, file);
+  return { code, stderr: err.text(), ...(existsSync(written) ? { crd: readFileSync(written, 'utf8') } : {}) };
 }
 
 // Line 3 of types.ts is the first line of the spec.

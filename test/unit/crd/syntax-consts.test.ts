@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { generateCrdCli } from '../../helpers/crd-front-ends.ts';
+import { generateCrdIn } from '../../helpers/crd-front-ends.ts';
 
 /**
  * Issue 37 item 3: the syntax front end reads typed constants (`export const AllowConcurrent:
@@ -13,7 +13,7 @@ import { generateCrdCli } from '../../helpers/crd-front-ends.ts';
 const FIXTURE = new URL('../../fixtures/crd/consts/', import.meta.url).pathname;
 
 const CRD = 'config/crd/bases/batch.example.com_cronjobs.yaml';
-const generate = (dir: string, front: 'checker' | 'syntax') => generateCrdCli(dir, front, CRD);
+const generate = (dir: string, front: 'checker' | 'syntax') => generateCrdIn(dir, front, CRD);
 
 describe('syntax front end: constants', () => {
   const dir = mkdtempSync(join(tmpdir(), 'op-gen-consts-'));

@@ -14,7 +14,7 @@ import { scaffoldTemplate } from '../broken-input/project.ts';
  * generate crd has two front ends (docs/design/contracts.md): the syntax reader it tries first and
  * the type checker's walk. The syntax reader must write exactly what the checker's walk writes for
  * every source it reads, and read no source the checker's walk fails on. Each case runs both,
- * forced (OP_GEN_CRD_FRONT_END), and compares the files byte for byte.
+ * forced (test/helpers/crd-front-ends.ts), and compares the files byte for byte.
  */
 
 const FIXTURE = new URL('../../fixtures/crd/', import.meta.url).pathname;
@@ -103,14 +103,7 @@ describe('generate crd: the syntax front end', () => {
         [FIXTURE, 'api-big'],
         [join(FIXTURE, 'parity'), 'api'],
       ] as const) {
-        const kinds = async (front: 'checker' | 'syntax'): Promise<unknown> => {
-          process.env.OP_GEN_CRD_FRONT_END = front;
-          try {
-            return await loadApiKinds({ cwd, apiDir });
-          } finally {
-            delete process.env.OP_GEN_CRD_FRONT_END;
-          }
-        };
+        const kinds = (front: 'checker' | 'syntax'): Promise<unknown> => loadApiKinds({ cwd, apiDir }, front);
         assert.deepEqual(await kinds('syntax'), await kinds('checker'), `${cwd} ${apiDir}`);
       }
     } finally {
