@@ -2,6 +2,7 @@ import { OpGenError } from '../../errors.ts';
 import { ProblemsError } from '../../shared/problems.ts';
 import { Declined } from '../../source/decl-syntax/declined.ts';
 import { buildWalk, walkApi, type ApiModelOptions, type WalkResult } from './model.ts';
+import { sourcesFor } from '../../source/source-set.ts';
 import { readSyntaxTypes } from './syntax-walk.ts';
 
 /**
@@ -43,7 +44,7 @@ export async function walkWith(
  * (which reports it with the same message): a problem declines, and so does an API without kinds.
  */
 async function syntaxWalkApi(options: ApiModelOptions): Promise<WalkResult> {
-  const where = options.apiDir ?? 'src/api';
+  const where = sourcesFor(options).apiDir;
   const walked = buildWalk(await readSyntaxTypes(options), { collectDocs: false });
   try {
     walked.problems.throwIfAny();

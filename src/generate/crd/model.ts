@@ -9,7 +9,7 @@ import { orphanDocComments, type DocComment } from '../../markers/index.ts';
 import { readGroupVersion } from '../../source/discover.ts';
 import { docOf, lineOf } from '../../source/doc.ts';
 import { K8S_STUB_DIR, opGenTypesDir, opGenTypesEntry } from '../../source/api-program.ts';
-import { sourcesFor, type ApiProgram, type SourceSet } from '../../source/source-set.ts';
+import { sourcesFor, type SourceSet } from '../../source/source-set.ts';
 import { SchemaBuilder, type BuiltinSchemas, type WalkFindings } from './schema-builder.ts';
 import type { ApiModelKind } from '../../source/api-model.ts';
 import type { ModelKind } from '../../source/type-model.ts';
@@ -54,7 +54,7 @@ export async function walkApi(
   const walked = buildWalk(await readCheckerTypes(options), walkOptions);
   if (walked.kinds.length === 0 && walked.problems.size === 0) {
     throw new OpGenError(
-      `${options.apiDir ?? 'src/api'}: no kinds found. Mark the root type of each kind with @kind in its doc comment (see docs/generate-crd.md).`,
+      `${sourcesFor(options).apiDir}: no kinds found. Mark the root type of each kind with @kind in its doc comment (see docs/generate-crd.md).`,
     );
   }
   return walked;
@@ -72,7 +72,6 @@ export function buildWalk(types: ApiTypes, walkOptions: { collectDocs: boolean }
 export async function readCheckerTypes(options: ApiModelOptions): Promise<ApiTypes> {
   const cwd = options.cwd;
   const sources = sourcesFor(options);
-  const apiDir = sources.apiDir;
   const folders = sources.apiFolders();
   const ts = loadTypeScript();
   const api = sources.apiProgram();

@@ -101,7 +101,6 @@ function opGenMetaFile(): string {
 export async function readSyntaxTypes(options: ApiModelOptions): Promise<ApiTypes> {
   const cwd = options.cwd;
   const sources = sourcesFor(options);
-  const apiDir = sources.apiDir;
   const folders = sources.apiFolders();
   const program = sources.declProgram(opGenMetaFile());
   const reader = new SyntaxReader(program, cwd);
