@@ -1,5 +1,6 @@
 import { Environment, type ASTNode } from '@marcbachmann/cel-js';
 import type { JSONSchemaProps } from '../../api-types/json-schema.ts';
+import { CEL_RESERVED, celPropertyName } from './cel-names.ts';
 
 /**
  * The static cost of x-kubernetes-validations rules, estimated as the API server does when a CRD is
@@ -159,11 +160,11 @@ function infoOf(schema: JSONSchemaProps, path: string, lost?: MissingBound): Inf
 /** The value of a field of an object as a rule selects it (`self.<name>`). */
 function fieldInfo(schema: JSONSchemaProps, path: string, name: string, lost?: MissingBound): Info {
   const props = schema.properties ?? {};
-  const exact = Object.keys(props).find((p) => escape(p) === name);
+  const exact = Object.keys(props).find((p) => celPropertyName(p) === name);
   if (exact !== undefined) return infoOf(props[exact]!, `${path}.${exact}`, lost);
   // The type checker also finds a field by its reserved name unescaped (`self.namespace`), the size
   // lookup does not: the server counts such a value at 2^64 whatever its bounds.
-  const reserved = RESERVED.has(name) ? props[name] : undefined;
+  const reserved = CEL_RESERVED.has(name) ? props[name] : undefined;
   if (!reserved) return UNKNOWN;
   const at = `${path}.${name}`;
   return infoOf(reserved, at, lost ?? lostBy(at, insteadOf(`.${name}`, `.__${name}__`)));
@@ -209,39 +210,6 @@ function lostInfoOf(schema: JSONSchemaProps, path: string, lost: MissingBound): 
     default:
       return UNKNOWN;
   }
-}
-
-/** CEL's reserved words: a property with such a name is `__name__` in a rule (apiserver's Escape). */
-const RESERVED = new Set([
-  'true',
-  'false',
-  'null',
-  'in',
-  'as',
-  'break',
-  'const',
-  'continue',
-  'else',
-  'for',
-  'function',
-  'if',
-  'import',
-  'let',
-  'loop',
-  'package',
-  'namespace',
-  'return',
-  'var',
-  'void',
-  'while',
-]);
-
-/** A property name as a rule selects it (apiserver's Escape): `__namespace__`, `a__dash__b`, ... */
-function escape(name: string): string {
-  if (RESERVED.has(name)) return `__${name}__`;
-  return name.replace(/__|[-./]/g, (m) =>
-    m === '__' ? '__underscores__' : m === '.' ? '__dot__' : m === '-' ? '__dash__' : '__slash__',
-  );
 }
 
 interface Estimate {

@@ -1,5 +1,5 @@
 /** CEL reserved words: Kubernetes exposes such property names as `__name__`. */
-const RESERVED = new Set([
+export const CEL_RESERVED: ReadonlySet<string> = new Set([
   'true',
   'false',
   'null',
@@ -25,7 +25,7 @@ const RESERVED = new Set([
 
 /** The property name as CEL sees it (apiserver's escaping of reserved words and odd characters). */
 export function celPropertyName(name: string): string {
-  if (RESERVED.has(name)) return `__${name}__`;
+  if (CEL_RESERVED.has(name)) return `__${name}__`;
   return name
     .replace(/__/g, '__underscores__')
     .replace(/\./g, '__dot__')
