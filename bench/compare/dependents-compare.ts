@@ -12,8 +12,9 @@
  * nothing changed (its first list reconciles every parent once); its requests until quiet, its CPU
  * time and how long it took. Requests are counted on the API server, the same way for both sides: its
  * `apiserver_request_total` (from its /metrics) before and after, for the bench's resources
- * (configmaps, secrets, deployments, services, benchapps; the load generator's creates of BenchApps
- * left out), by verb. Watches are left out (the API server counts a watch when it ends).
+ * (configmaps, secrets, deployments, services, benchapps, and the events both operators record: a
+ * Normal Created/Updated event per child written; the load generator's creates of BenchApps left
+ * out), by verb. Watches are left out (the API server counts a watch when it ends).
  *
  * `node bench/compare/dependents-compare.ts [--parents 2000] [--runs 3] [--workers 4]` (also
  * `npm run bench:dependents`, and `npm run bench:compare -- --dependents`): results in
@@ -51,7 +52,7 @@ import {
 } from './tools.ts';
 
 /** The resources of the bench (apiserver_request_total's `resource` label). */
-const RESOURCES = new Set(['configmaps', 'secrets', 'deployments', 'services', 'benchapps']);
+const RESOURCES = new Set(['configmaps', 'secrets', 'deployments', 'services', 'benchapps', 'events']);
 
 /** Requests by `<VERB> <resource>[/<subresource>]`, writes and GET/LIST counted apart. */
 export type Requests = ReturnType<typeof requestsBetween>;
@@ -71,6 +72,11 @@ export interface DependentsRun {
   readonly reconcileErrorsToQuiet: number;
   /** Mean wall time of one reconcile (controller_runtime_reconcile_time_seconds sum / count). */
   readonly meanReconcileMs: number;
+  /**
+   * Mean time the API server took to serve one of the operator's requests until quiet, by request
+   * (apiserver_request_duration_seconds sum / count), in ms.
+   */
+  readonly serverMsPerRequest: Record<string, number>;
   /** The operator restarted with nothing changed: every parent reconciled once more. */
   readonly steady: {
     /** From the start of the new process until every parent was reconciled and the queue was empty. */
@@ -110,16 +116,29 @@ function goDependents(): string | undefined {
   return goProgram('go-dependents', 'the controller-runtime dependents bench operator');
 }
 
-/** The API server's request counters for the bench's resources (see the header). */
+/** Which of the API server's requests are the operator's (see the header). */
+const operatorRequest = ({
+  verb,
+  resource,
+  subresource,
+}: {
+  verb: string;
+  resource: string;
+  subresource: string;
+}) =>
+  RESOURCES.has(resource) &&
+  (WRITE_VERBS.has(verb) || verb === 'GET' || verb === 'LIST') &&
+  // The load generator's creates.
+  !(verb === 'POST' && resource === 'benchapps' && subresource === '');
+
+/** The API server's request counters for the bench's resources. */
 function apiServerCounts(transport: Transport): Promise<Record<string, number>> {
-  return apiServerRequests(
-    transport,
-    ({ verb, resource, subresource }) =>
-      RESOURCES.has(resource) &&
-      (WRITE_VERBS.has(verb) || verb === 'GET' || verb === 'LIST') &&
-      // The load generator's creates.
-      !(verb === 'POST' && resource === 'benchapps' && subresource === ''),
-  );
+  return apiServerRequests(transport, operatorRequest);
+}
+
+/** The seconds the API server spent serving them, by request (apiserver_request_duration_seconds). */
+function apiServerSeconds(transport: Transport): Promise<Record<string, number>> {
+  return apiServerRequests(transport, operatorRequest, 'apiserver_request_duration_seconds_sum');
 }
 
 interface Operator {
@@ -243,6 +262,7 @@ async function runOnce(side: Side, round: number, parents: number, workers: numb
     await sleep(OPERATOR_SYNC_MS);
     const watcher = await watchAllReady(cp.kubeConfig, BENCH_NAMESPACE, parents, readyTimeoutMs);
     const before = await apiServerCounts(transport);
+    const secondsBefore = await apiServerSeconds(transport);
     const started = performance.now();
     await createBenchApps(cp.kubeConfig, BENCH_NAMESPACE, parents, CREATE_CONCURRENCY);
     const createdMs = performance.now() - started;
@@ -258,6 +278,14 @@ async function runOnce(side: Side, round: number, parents: number, workers: numb
     progress(side, 'quiet');
     const cpuSecondsToQuiet = cpuSeconds(op.process.pid!) ?? Number.NaN;
     const atQuiet = await apiServerCounts(transport);
+    const served = requestsBetween(secondsBefore, await apiServerSeconds(transport)).byRequest;
+    const requestsToQuiet = requestsBetween(before, atQuiet);
+    const serverMsPerRequest = Object.fromEntries(
+      Object.entries(served).map(([k, seconds]) => [
+        k,
+        +((seconds * 1000) / (requestsToQuiet.byRequest[k] ?? Number.NaN)).toFixed(2),
+      ]),
+    );
     const reconcilesToQuiet = (await metricSum(op.port, 'controller_runtime_reconcile_total')) ?? -1;
     const reconcileErrorsToQuiet =
       (await metricSum(op.port, 'controller_runtime_reconcile_errors_total')) ?? -1;
@@ -285,10 +313,11 @@ async function runOnce(side: Side, round: number, parents: number, workers: numb
       cpuSecondsToReady,
       cpuSecondsToQuiet,
       requestsToReady: requestsBetween(before, atReady),
-      requestsToQuiet: requestsBetween(before, atQuiet),
+      requestsToQuiet,
       reconcilesToQuiet,
       reconcileErrorsToQuiet,
       meanReconcileMs,
+      serverMsPerRequest,
       steady: {
         ms: steadyDone - steadyStart,
         cpuSeconds: steadyCpu,
@@ -300,7 +329,8 @@ async function runOnce(side: Side, round: number, parents: number, workers: numb
       `${side} round ${round + 1}: all Ready ${run.allReadyMs.toFixed(0)} ms, CPU ${cpuSecondsToReady.toFixed(1)} s` +
         ` (quiet ${cpuSecondsToQuiet.toFixed(1)} s), writes ${run.requestsToQuiet.writes}, reads ${run.requestsToQuiet.reads},` +
         ` reconciles ${reconcilesToQuiet} (errors ${reconcileErrorsToQuiet}, mean ${meanReconcileMs.toFixed(1)} ms); steady: ${run.steady.ms.toFixed(0)} ms,` +
-        ` CPU ${steadyCpu.toFixed(1)} s, writes ${run.steady.requests.writes}, reads ${run.steady.requests.reads}`,
+        ` CPU ${steadyCpu.toFixed(1)} s, writes ${run.steady.requests.writes}, reads ${run.steady.requests.reads};` +
+        ` API server ms per request ${JSON.stringify(serverMsPerRequest)}`,
     );
     return run;
   } finally {

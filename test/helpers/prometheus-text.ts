@@ -56,17 +56,19 @@ export const WRITE_VERBS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * The API server's `apiserver_request_total` from its /metrics, by `<VERB> <resource>[/<subresource>]`,
+ * The API server's `apiserver_request_total` (or another of its per-request metrics, e.g.
+ * `apiserver_request_duration_seconds_sum`) from its /metrics, by `<VERB> <resource>[/<subresource>]`,
  * for the samples `keep` accepts. Watches are counted when they end: compare GET/LIST and writes only.
  */
 export async function apiServerRequests(
   transport: Pick<Transport, 'request'>,
   keep: (request: { verb: string; resource: string; subresource: string }) => boolean,
+  metric = 'apiserver_request_total',
 ): Promise<Record<string, number>> {
   const text = await transport.request<string>({ method: 'GET', path: '/metrics' });
   const counts: Record<string, number> = {};
   for (const line of text.split('\n')) {
-    if (!line.startsWith('apiserver_request_total{')) continue;
+    if (!line.startsWith(`${metric}{`)) continue;
     const { verb = '', resource = '', subresource = '' } = sampleLabels(line);
     if (!keep({ verb, resource, subresource })) continue;
     const key = `${verb} ${resource}${subresource ? `/${subresource}` : ''}`;

@@ -4,7 +4,8 @@
 // controllerutil.CreateOrUpdate (get from the cache, set the fields this operator owns, update only
 // when something changed) with the BenchApp as controller owner; then the same five conditions the
 // op-gen workflow writes (ConfigReady, SecretReady, DeploymentReady, ServiceReady, Ready), updated
-// through the status subresource only when one changed. A child counts as ready once it exists (no
+// through the status subresource only when one changed, and the same events (Normal Created/Updated
+// per child written, through controller-runtime's event recorder). A child counts as ready once it exists (no
 // kube-controller-manager runs on the test control plane, so no Deployment ever becomes available;
 // the op-gen side declares the same readiness). The BenchApp types repeat go-operator/main.go's
 // (a separate Go module). Built and run only by the bench.
@@ -13,6 +14,7 @@ package main
 import (
 	"context"
 	"flag"
+	"fmt"
 	"os"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -22,6 +24,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/tools/record"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
@@ -86,7 +89,8 @@ func (in *BenchAppList) DeepCopyObject() runtime.Object {
 
 type reconciler struct {
 	client.Client
-	scheme *runtime.Scheme
+	scheme   *runtime.Scheme
+	recorder record.EventRecorder
 }
 
 // setLabels adds this operator's labels to an object's, keeping any others.
@@ -118,29 +122,42 @@ func (r *reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		})
 	}
 	own := func(obj client.Object) error { return controllerutil.SetControllerReference(&app, obj, r.scheme) }
+	// The event the op-gen workflow records for a child it wrote.
+	written := func(kind, name, dependent string, op controllerutil.OperationResult) {
+		switch op {
+		case controllerutil.OperationResultCreated:
+			r.recorder.Event(&app, corev1.EventTypeNormal, "Created", fmt.Sprintf("%s %s created (dependent %s)", kind, name, dependent))
+		case controllerutil.OperationResultUpdated:
+			r.recorder.Event(&app, corev1.EventTypeNormal, "Updated", fmt.Sprintf("%s %s updated (dependent %s)", kind, name, dependent))
+		}
+	}
 
 	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: app.Name + "-config", Namespace: app.Namespace}}
-	if _, err := controllerutil.CreateOrUpdate(ctx, r.Client, cm, func() error {
+	if op, err := controllerutil.CreateOrUpdate(ctx, r.Client, cm, func() error {
 		setLabels(cm, labels)
 		cm.Data = map[string]string{"IMAGE": app.Spec.Image}
 		return own(cm)
 	}); err != nil {
 		return ctrl.Result{}, err
+	} else {
+		written("ConfigMap", cm.Name, "config", op)
 	}
 	ready("ConfigReady")
 
 	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: app.Name + "-secret", Namespace: app.Namespace}}
-	if _, err := controllerutil.CreateOrUpdate(ctx, r.Client, secret, func() error {
+	if op, err := controllerutil.CreateOrUpdate(ctx, r.Client, secret, func() error {
 		setLabels(secret, labels)
 		secret.Data = map[string][]byte{"token": []byte("bench")}
 		return own(secret)
 	}); err != nil {
 		return ctrl.Result{}, err
+	} else {
+		written("Secret", secret.Name, "secret", op)
 	}
 	ready("SecretReady")
 
 	dep := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: app.Name, Namespace: app.Namespace}}
-	if _, err := controllerutil.CreateOrUpdate(ctx, r.Client, dep, func() error {
+	if op, err := controllerutil.CreateOrUpdate(ctx, r.Client, dep, func() error {
 		setLabels(dep, labels)
 		replicas := app.Spec.Replicas
 		dep.Spec.Replicas = &replicas
@@ -162,11 +179,13 @@ func (r *reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		return own(dep)
 	}); err != nil {
 		return ctrl.Result{}, err
+	} else {
+		written("Deployment", dep.Name, "deployment", op)
 	}
 	ready("DeploymentReady")
 
 	svc := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: app.Name, Namespace: app.Namespace}}
-	if _, err := controllerutil.CreateOrUpdate(ctx, r.Client, svc, func() error {
+	if op, err := controllerutil.CreateOrUpdate(ctx, r.Client, svc, func() error {
 		setLabels(svc, labels)
 		svc.Spec.Selector = labels
 		// As the container: keep the defaulted protocol and targetPort of an existing port.
@@ -178,6 +197,8 @@ func (r *reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		return own(svc)
 	}); err != nil {
 		return ctrl.Result{}, err
+	} else {
+		written("Service", svc.Name, "service", op)
 	}
 	ready("ServiceReady")
 	ready("Ready")
@@ -240,6 +261,6 @@ func main() {
 		Owns(&appsv1.Deployment{}).
 		Owns(&corev1.Service{}).
 		WithOptions(controller.Options{MaxConcurrentReconciles: *workers}).
-		Complete(&reconciler{Client: mgr.GetClient(), scheme: scheme}))
+		Complete(&reconciler{Client: mgr.GetClient(), scheme: scheme, recorder: mgr.GetEventRecorderFor("benchapp")}))
 	exitOnError(mgr.Start(ctrl.SetupSignalHandler()))
 }
