@@ -16,7 +16,11 @@
  * Normal Created/Updated event per child written; the load generator's creates of BenchApps left
  * out), by verb. Watches are left out (the API server counts a watch when it ends).
  *
- * `node bench/compare/dependents-compare.ts [--parents 2000] [--runs 3] [--workers 4]` (also
+ * With --go-apply the controller-runtime operator writes its children by server-side apply on every
+ * reconcile, as op-gen does (go-dependents --apply), instead of CreateOrUpdate: the API server's cost
+ * of an apply apart from the runtimes'; results then in dependents-go-apply-<date>.json.
+ *
+ * `node bench/compare/dependents-compare.ts [--parents 2000] [--runs 3] [--workers 4] [--go-apply]` (also
  * `npm run bench:dependents`, and `npm run bench:compare -- --dependents`): results in
  * bench/results/dependents-<date>.json.
  */
@@ -91,6 +95,8 @@ export interface DependentsRun {
 export interface DependentsComparison {
   readonly parents: number;
   readonly workers: number;
+  /** How the controller-runtime operator writes its children. */
+  readonly controllerRuntimeWrites: 'CreateOrUpdate' | 'server-side apply';
   readonly runs: readonly DependentsRun[];
   readonly summary?: {
     readonly opGen: SideSummary;
@@ -148,7 +154,12 @@ interface Operator {
   stop(): Promise<void>;
 }
 
-async function startOperator(side: Side, workers: number, kubeconfigPath: string): Promise<Operator> {
+async function startOperator(
+  side: Side,
+  workers: number,
+  kubeconfigPath: string,
+  goApply: boolean,
+): Promise<Operator> {
   const port = await freePort();
   const flags = [`--workers=${workers}`, `--metrics-bind-address=127.0.0.1:${port}`];
   let cmd: string;
@@ -157,7 +168,7 @@ async function startOperator(side: Side, workers: number, kubeconfigPath: string
     const bin = goDependents();
     if (!bin) throw new Error('no Go toolchain');
     cmd = bin;
-    args = flags;
+    args = goApply ? [...flags, '--apply'] : flags;
   } else {
     cmd = process.execPath;
     args = [
@@ -245,7 +256,13 @@ function progress(side: Side, what: string): void {
   process.stderr.write(`  ${new Date().toISOString().slice(11, 19)} ${side}: ${what}\n`);
 }
 
-async function runOnce(side: Side, round: number, parents: number, workers: number): Promise<DependentsRun> {
+async function runOnce(
+  side: Side,
+  round: number,
+  parents: number,
+  workers: number,
+  goApply: boolean,
+): Promise<DependentsRun> {
   // One ClusterIP per Service: the control plane's default range (a /24) holds 254, the bench needs
   // one per parent (the 255th Service apply answers 500: the range is full).
   const cp = await startControlPlane({ apiServerFlags: ['--service-cluster-ip-range=10.0.0.0/16'] });
@@ -255,7 +272,7 @@ async function runOnce(side: Side, round: number, parents: number, workers: numb
   const operators: Operator[] = [];
   try {
     await prepareBenchNamespace(cp.kubeConfig);
-    const op = await startOperator(side, workers, cp.kubeconfigPath);
+    const op = await startOperator(side, workers, cp.kubeconfigPath, goApply);
     operators.push(op);
     progress(side, 'operator started');
     // Let the operator sync its (empty) caches before the load starts, as a deployed operator would be.
@@ -298,7 +315,7 @@ async function runOnce(side: Side, round: number, parents: number, workers: numb
     // The steady pass: the same operator again, nothing changed.
     const beforeSteady = await apiServerCounts(transport);
     const steadyStart = performance.now();
-    const again = await startOperator(side, workers, cp.kubeconfigPath);
+    const again = await startOperator(side, workers, cp.kubeconfigPath, goApply);
     operators.push(again);
     const steadyDone = await waitQuiet(again, parents);
     const steadyCpu = cpuSeconds(again.process.pid!) ?? Number.NaN;
@@ -344,6 +361,8 @@ export async function compareDependents(options: {
   parents: number;
   runs: number;
   workers: number;
+  /** The controller-runtime operator writes by server-side apply (go-dependents --apply). */
+  goApply?: boolean;
 }): Promise<DependentsComparison> {
   const haveGo = goDependents() !== undefined;
   const runs: DependentsRun[] = [];
@@ -353,9 +372,15 @@ export async function compareDependents(options: {
       : round % 2 === 0
         ? ['op-gen', 'controller-runtime']
         : ['controller-runtime', 'op-gen'];
-    for (const side of order) runs.push(await runOnce(side, round, options.parents, options.workers));
+    for (const side of order)
+      runs.push(await runOnce(side, round, options.parents, options.workers, options.goApply ?? false));
   }
-  const base = { parents: options.parents, workers: options.workers, runs };
+  const base = {
+    parents: options.parents,
+    workers: options.workers,
+    controllerRuntimeWrites: options.goApply ? ('server-side apply' as const) : ('CreateOrUpdate' as const),
+    runs,
+  };
   if (!haveGo) return { ...base, note: 'Go toolchain missing: controller-runtime was not run; no ratio.' };
   const stats = (side: Side): SideSummary => {
     const rs = runs.filter((r) => r.side === side);
@@ -383,7 +408,7 @@ export async function compareDependents(options: {
 
 export function printDependentsComparison(r: DependentsComparison): void {
   console.log(
-    `\nDependents: ${r.parents} BenchApps with 4 dependents each, ${r.workers} workers; fresh control plane per run`,
+    `\nDependents: ${r.parents} BenchApps with 4 dependents each, ${r.workers} workers, controller-runtime writing by ${r.controllerRuntimeWrites}; fresh control plane per run`,
   );
   if (!r.summary) {
     if (r.note) console.log(r.note);
@@ -414,6 +439,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       parents: { type: 'string', default: '2000' },
       runs: { type: 'string', default: '3' },
       workers: { type: 'string', default: '4' },
+      'go-apply': { type: 'boolean', default: false },
     },
   });
   const loadBefore = loadavg();
@@ -421,10 +447,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     parents: Number(values.parents),
     runs: Number(values.runs),
     workers: Number(values.workers),
+    goApply: values['go-apply'],
   });
   printDependentsComparison(result);
   writeBenchResult(
-    'dependents',
+    values['go-apply'] ? 'dependents-go-apply' : 'dependents',
     { versions: { node: process.version, controllerRuntime: CONTROLLER_RUNTIME_VERSION }, ...result },
     { loadAverage: { start: loadBefore, end: loadavg() } },
   );

@@ -8,7 +8,10 @@
 // per child written, through controller-runtime's event recorder). A child counts as ready once it exists (no
 // kube-controller-manager runs on the test control plane, so no Deployment ever becomes available;
 // the op-gen side declares the same readiness). The BenchApp types repeat go-operator/main.go's
-// (a separate Go module). Built and run only by the bench.
+// (a separate Go module). With --apply the children are written as op-gen writes them, by server-side
+// apply (the same four objects as unstructured content, applied on every reconcile without force, as
+// a hand-written SSA reconciler does), to tell the API server's cost of an apply from the runtime's.
+// Built and run only by the bench.
 package main
 
 import (
@@ -19,8 +22,10 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
@@ -91,6 +96,8 @@ type reconciler struct {
 	client.Client
 	scheme   *runtime.Scheme
 	recorder record.EventRecorder
+	// apply: write the children by server-side apply (see the header).
+	apply bool
 }
 
 // setLabels adds this operator's labels to an object's, keeping any others.
@@ -112,6 +119,9 @@ func (r *reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	}
 	if !app.DeletionTimestamp.IsZero() {
 		return ctrl.Result{}, nil
+	}
+	if r.apply {
+		return r.reconcileByApply(ctx, &app)
 	}
 	labels := map[string]string{"app.kubernetes.io/name": "benchapp", "app.kubernetes.io/instance": app.Name}
 	before := append([]metav1.Condition(nil), app.Status.Conditions...)
@@ -211,6 +221,84 @@ func (r *reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	return ctrl.Result{}, nil
 }
 
+// reconcileByApply writes the four children by server-side apply (field manager "bench", no force),
+// then the same conditions and events as Reconcile.
+func (r *reconciler) reconcileByApply(ctx context.Context, app *BenchApp) (ctrl.Result, error) {
+	before := append([]metav1.Condition(nil), app.Status.Conditions...)
+	labels := map[string]interface{}{"app.kubernetes.io/name": "benchapp", "app.kubernetes.io/instance": app.Name}
+	owner := []interface{}{map[string]interface{}{
+		"apiVersion": groupVersion.String(), "kind": "BenchApp", "name": app.Name, "uid": string(app.UID),
+		"controller": true, "blockOwnerDeletion": true,
+	}}
+	object := func(apiVersion, kind, name string, content map[string]interface{}) *unstructured.Unstructured {
+		content["apiVersion"] = apiVersion
+		content["kind"] = kind
+		content["metadata"] = map[string]interface{}{
+			"name": name, "namespace": app.Namespace, "labels": labels, "ownerReferences": owner,
+		}
+		return &unstructured.Unstructured{Object: content}
+	}
+	// live: the typed object the cache holds (an unstructured Get would start a second informer).
+	children := []struct {
+		obj       *unstructured.Unstructured
+		dependent string
+		condition string
+		live      client.Object
+	}{
+		{object("v1", "ConfigMap", app.Name+"-config", map[string]interface{}{
+			"data": map[string]interface{}{"IMAGE": app.Spec.Image}}), "config", "ConfigReady", &corev1.ConfigMap{}},
+		{object("v1", "Secret", app.Name+"-secret", map[string]interface{}{
+			"data": map[string]interface{}{"token": "YmVuY2g="}}), "secret", "SecretReady", &corev1.Secret{}},
+		{object("apps/v1", "Deployment", app.Name, map[string]interface{}{"spec": map[string]interface{}{
+			"replicas": int64(app.Spec.Replicas),
+			"selector": map[string]interface{}{"matchLabels": labels},
+			"template": map[string]interface{}{
+				"metadata": map[string]interface{}{"labels": labels},
+				"spec": map[string]interface{}{"containers": []interface{}{map[string]interface{}{
+					"name": "app", "image": app.Spec.Image,
+					"envFrom": []interface{}{
+						map[string]interface{}{"configMapRef": map[string]interface{}{"name": app.Name + "-config"}},
+						map[string]interface{}{"secretRef": map[string]interface{}{"name": app.Name + "-secret"}},
+					},
+				}}},
+			},
+		}}), "deployment", "DeploymentReady", &appsv1.Deployment{}},
+		{object("v1", "Service", app.Name, map[string]interface{}{"spec": map[string]interface{}{
+			"selector": labels,
+			"ports":    []interface{}{map[string]interface{}{"name": "http", "port": int64(80)}},
+		}}), "service", "ServiceReady", &corev1.Service{}},
+	}
+	for _, c := range children {
+		getErr := r.Get(ctx, client.ObjectKeyFromObject(c.obj), c.live)
+		if getErr != nil && !apierrors.IsNotFound(getErr) {
+			return ctrl.Result{}, getErr
+		}
+		if err := r.Patch(ctx, c.obj, client.Apply, client.FieldOwner("bench")); err != nil {
+			return ctrl.Result{}, err
+		}
+		name := c.obj.GetName()
+		if getErr != nil {
+			r.recorder.Event(app, corev1.EventTypeNormal, "Created", fmt.Sprintf("%s %s created (dependent %s)", c.obj.GetKind(), name, c.dependent))
+		} else if c.live.GetResourceVersion() != c.obj.GetResourceVersion() {
+			r.recorder.Event(app, corev1.EventTypeNormal, "Updated", fmt.Sprintf("%s %s updated (dependent %s)", c.obj.GetKind(), name, c.dependent))
+		}
+		meta.SetStatusCondition(&app.Status.Conditions, metav1.Condition{
+			Type: c.condition, Status: metav1.ConditionTrue, Reason: "Ready", Message: "ready",
+			ObservedGeneration: app.Generation,
+		})
+	}
+	meta.SetStatusCondition(&app.Status.Conditions, metav1.Condition{
+		Type: "Ready", Status: metav1.ConditionTrue, Reason: "Ready", Message: "ready",
+		ObservedGeneration: app.Generation,
+	})
+	if !conditionsEqual(before, app.Status.Conditions) {
+		if err := r.Status().Update(ctx, app); err != nil {
+			return ctrl.Result{}, client.IgnoreNotFound(err)
+		}
+	}
+	return ctrl.Result{}, nil
+}
+
 // conditionsEqual: the same conditions (type, status, reason, message, observedGeneration).
 func conditionsEqual(a, b []metav1.Condition) bool {
 	if len(a) != len(b) {
@@ -236,6 +324,7 @@ func exitOnError(err error) {
 func main() {
 	workers := flag.Int("workers", 4, "MaxConcurrentReconciles")
 	metricsAddr := flag.String("metrics-bind-address", "0", "where /metrics listens (plain HTTP); 0: off")
+	apply := flag.Bool("apply", false, "write the children by server-side apply on every reconcile")
 	flag.Parse()
 	ctrl.SetLogger(zap.New(zap.UseDevMode(false)))
 
@@ -261,6 +350,6 @@ func main() {
 		Owns(&appsv1.Deployment{}).
 		Owns(&corev1.Service{}).
 		WithOptions(controller.Options{MaxConcurrentReconciles: *workers}).
-		Complete(&reconciler{Client: mgr.GetClient(), scheme: scheme, recorder: mgr.GetEventRecorderFor("benchapp")}))
+		Complete(&reconciler{Client: mgr.GetClient(), scheme: scheme, recorder: mgr.GetEventRecorderFor("benchapp"), apply: *apply}))
 	exitOnError(mgr.Start(ctrl.SetupSignalHandler()))
 }
