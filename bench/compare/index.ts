@@ -8,7 +8,9 @@
  * latency on a fresh scaffold, and the runtime against controller-runtime v0.22 (Go tools built from
  * Go modules on first use). Writes bench/results/<date>.json (with the load average) and the charts
  * in docs/perf/. Options: --crd-kinds 10,100,500 --fields --crd-runs --types-runs --latency-runs
- * --corpus-src --objects --runtime-runs --workers --skip-runtime --skip-types --skip-latency.
+ * --corpus-src --objects --runtime-runs --workers --skip-runtime --skip-types --skip-latency, and
+ * --dependents (optional: dependents-compare.ts, a 4-dependent workflow against the same hand-written
+ * in controller-runtime; --dependents-parents 2000 --dependents-runs 3).
  */
 import { spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
@@ -19,6 +21,7 @@ import { compareCrdGeneration, printCrdComparison, type CrdComparison } from './
 import { compareCrdCorpus, printCrdCorpus } from './crd-corpus.ts';
 import { compareTypesGeneration, printTypesComparison } from './types-compare.ts';
 import { compareRuntimes, printRuntimeComparison } from './runtime-compare.ts';
+import { compareDependents, printDependentsComparison } from './dependents-compare.ts';
 import { ENVTEST_K8S_VERSION } from '../../src/testing/binaries.ts';
 import {
   CONTROLLER_GEN_VERSION,
@@ -42,6 +45,9 @@ const { values } = parseArgs({
     'runtime-runs': { type: 'string', default: '3' },
     workers: { type: 'string', default: '1,4' },
     'skip-runtime': { type: 'boolean', default: false },
+    dependents: { type: 'boolean', default: false },
+    'dependents-parents': { type: 'string', default: '2000' },
+    'dependents-runs': { type: 'string', default: '3' },
   },
 });
 
@@ -80,6 +86,14 @@ const runtime = values['skip-runtime']
       workers: values.workers.split(',').map(Number),
     });
 if (runtime) printRuntimeComparison(runtime);
+const dependents = values.dependents
+  ? await compareDependents({
+      parents: Number(values['dependents-parents']),
+      runs: Number(values['dependents-runs']),
+      workers: 4,
+    })
+  : undefined;
+if (dependents) printDependentsComparison(dependents);
 
 const go = spawnSync('go', ['version'], { encoding: 'utf8' });
 writeBenchResult(
@@ -99,6 +113,7 @@ writeBenchResult(
     types,
     cliLatency,
     runtime,
+    dependents,
   },
   // The machine is shared: 1/5/15-minute load averages when the run started and ended.
   { loadAverage: { start: loadBefore, end: loadavg() } },

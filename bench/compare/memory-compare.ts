@@ -15,7 +15,6 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -23,6 +22,7 @@ import { CoreV1Api } from '@kubernetes/client-node';
 import { startControlPlane, type ControlPlane } from '../../src/testing/index.ts';
 import { freePort } from '../../src/testing/free-port.ts';
 import { summarizeHeap, printHeapSummary, type HeapRow } from './heap-summary.ts';
+import { metricSum } from '../../test/helpers/prometheus-text.ts';
 import { peakRssMb, summarize } from './peak-rss.ts';
 import { installBenchCrd, runOnce, type Side } from './runtime-compare.ts';
 import { createBenchApps } from './runtime-load.ts';
@@ -59,26 +59,6 @@ function currentRssMb(pid: number): number | undefined {
   } catch {
     return undefined;
   }
-}
-
-function metricSum(port: number, name: string): Promise<number | undefined> {
-  return new Promise((resolve) => {
-    const req = request(`http://127.0.0.1:${port}/metrics`, { timeout: 2_000 }, (res) => {
-      let body = '';
-      res.on('data', (d: Buffer) => (body += d.toString()));
-      res.on('end', () => {
-        let sum = 0;
-        for (const line of body.split('\n')) {
-          if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
-          sum += Number(line.split(' ').at(-1));
-        }
-        resolve(sum);
-      });
-    });
-    req.on('timeout', () => req.destroy());
-    req.on('error', () => resolve(undefined));
-    req.end();
-  });
 }
 
 interface CacheRun {

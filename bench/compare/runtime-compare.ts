@@ -60,7 +60,7 @@ export interface RuntimeComparison {
   readonly note?: string;
 }
 
-const CREATE_CONCURRENCY = 32;
+export const CREATE_CONCURRENCY = 32;
 
 async function operatorCommand(side: Side, workers: number): Promise<{ cmd: string; args: string[] }> {
   if (side === 'controller-runtime') {
@@ -96,13 +96,13 @@ export async function installBenchCrd(kc: KubeConfig, settleMs?: number): Promis
   }
 }
 
-const BENCH_NAMESPACE = 'bench';
+export const BENCH_NAMESPACE = 'bench';
 
 /** How long the operator gets to sync its (empty) caches before the load starts. */
-const OPERATOR_SYNC_MS = 1500;
+export const OPERATOR_SYNC_MS = 1500;
 
 /** The BenchApp CRD installed and settled, and the namespace the load goes to. */
-async function prepareBenchNamespace(kc: KubeConfig, settleMs?: number): Promise<void> {
+export async function prepareBenchNamespace(kc: KubeConfig, settleMs?: number): Promise<void> {
   await installBenchCrd(kc, settleMs);
   await kc.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: BENCH_NAMESPACE } } });
 }

@@ -159,15 +159,22 @@ export function benchNodeArgs(): string[] {
 }
 
 let operatorEntry: Promise<string> | undefined;
+/**
+ * The operator file `operatorEntry` bundles: opGenOperatorEntry(file) bundles another bench operator
+ * (e.g. bench/compare/op-gen-dependents-operator.mjs), once per process while the file stays the same.
+ */
+let operatorEntryFile: string | undefined;
 
 /**
  * The op-gen bench operator as a scaffolded project's image runs it: bundled by `op-gen build`
  * (src/image-bundle) into a temporary folder, once per process. OP_GEN_BENCH_UNBUNDLED=1 runs
  * op-gen-operator.mjs on dist/ module by module instead (how the bench ran before `op-gen build`).
  */
-export function opGenOperatorEntry(): Promise<string> {
-  const source = join(ROOT, 'bench/compare/op-gen-operator.mjs');
+export function opGenOperatorEntry(file = 'bench/compare/op-gen-operator.mjs'): Promise<string> {
+  const source = join(ROOT, file);
   if (process.env.OP_GEN_BENCH_UNBUNDLED === '1') return Promise.resolve(source);
+  if (operatorEntryFile !== source) operatorEntry = undefined;
+  operatorEntryFile = source;
   operatorEntry ??= (async () => {
     const { buildManager } = await import('../../src/image-bundle/index.ts');
     const out = mkdtempSync(join(tmpdir(), 'op-gen-bench-manager-'));

@@ -3,7 +3,9 @@
  * kube-apiserver + etcd, through the faults an operator meets in production (scenarios.ts). Each
  * fault ends with the same check (cluster.ts): every Memcached Ready with observedGeneration ==
  * generation, its Deployment controlled by it with the spec's replicas and image, deleted ones gone;
- * the operator did not crash, leaders never overlapped. Figures are printed as `# fault: ...` lines
+ * the operator did not crash, leaders never overlapped. The last two groups run the operator
+ * scaffolded on dependents (`create api --dependents`) through an API server restart and a watch gap,
+ * with their own check (dependents.ts). Figures are printed as `# fault: ...` lines
  * (and appended as JSON lines to $OP_GEN_FAULTS_REPORT when set). Size: OP_GEN_FAULTS_OBJECTS
  * (default 150).
  */
@@ -14,6 +16,7 @@ import { after, before, describe, it } from 'node:test';
 import { controlPlaneSkip, startControlPlane, type ControlPlane } from '../../src/testing/index.ts';
 import { auditLog, type AuditLog } from '../integration/rbac/audit-log.ts';
 import { Cluster } from './cluster.ts';
+import { DEPENDENTS_CONTROLLER, dependentsApiServerRestart, dependentsWatchGap } from './dependents.ts';
 import { MANAGER_USER, underGeneratedRbac } from './generated-rbac.ts';
 import { OperatorProcess, scaffoldOperator, type ScaffoldedProject } from './operator.ts';
 import {
@@ -44,10 +47,12 @@ function report(fault: string, figures: Figures): void {
 /**
  * A control plane, the scaffolded project and the operators started on it; stopped in after().
  * `audited`: the API server keeps an audit log of the operator's ServiceAccount (generated-rbac.ts).
+ * `controller`: the `create api` flags of the project (default: the hand-written Deployment example).
  */
 function faultEnv(
   apiServerFlags: readonly string[] = [],
   audited = false,
+  controller?: readonly string[],
 ): { env: () => FaultEnv; projectDir: () => string; audit: () => AuditLog } {
   let cp: ControlPlane;
   let project: ScaffoldedProject;
@@ -56,7 +61,7 @@ function faultEnv(
   let audit: AuditLog | undefined;
   const operators: OperatorProcess[] = [];
   before(async () => {
-    project = scaffoldOperator();
+    project = scaffoldOperator(undefined, controller);
     if (audited) {
       auditDir = mkdtempSync(join(tmpdir(), 'op-gen-faults-audit-'));
       audit = auditLog(auditDir, MANAGER_USER);
@@ -139,5 +144,25 @@ describe('faults: a watch gap (manager stopped, etcd compacted, no watch cache)'
 
   it('SIGSTOP while objects change and owned objects are deleted; SIGCONT converges', async () => {
     report('watch-gap', await watchGap(env(), 'gap'));
+  });
+});
+
+describe(
+  'faults: an operator on dependents (create api --dependents configmap,deployment,service)',
+  { skip },
+  () => {
+    const { env } = faultEnv([], false, DEPENDENTS_CONTROLLER);
+
+    it('API server killed hard (SIGKILL) under load: every child converges, then a pass writes nothing', async () => {
+      report('dependents-api-server-restart', await dependentsApiServerRestart(env(), 'deps-restart'));
+    });
+  },
+);
+
+describe('faults: an operator on dependents through a watch gap (no watch cache)', { skip }, () => {
+  const { env } = faultEnv(['--watch-cache=false'], false, DEPENDENTS_CONTROLLER);
+
+  it('SIGSTOP while parents change and children are deleted by hand; SIGCONT: nothing lost, then a pass writes nothing', async () => {
+    report('dependents-watch-gap', await dependentsWatchGap(env(), 'deps-gap'));
   });
 });

@@ -23,9 +23,14 @@ export interface ScaffoldedProject {
 
 /**
  * Scaffolds the Memcached operator with the op-gen checkout at `root` (default: this one; the bench
- * passes another checkout to measure a before/after), without npm install.
+ * passes another checkout to measure a before/after), without npm install. `controller`: the flags of
+ * `create api` that choose the controller (default the hand-written Deployment example; the
+ * dependents scenarios pass `--dependents configmap,deployment,service`).
  */
-export function scaffoldOperator(root = process.env.OP_GEN_FAULTS_ROOT ?? OP_GEN_ROOT): ScaffoldedProject {
+export function scaffoldOperator(
+  root = process.env.OP_GEN_FAULTS_ROOT ?? OP_GEN_ROOT,
+  controller: readonly string[] = ['--example', 'deployment'],
+): ScaffoldedProject {
   const work = mkdtempSync(join(tmpdir(), 'op-gen-faults-'));
   const dir = join(work, 'memcached-operator');
   const bin = join(root, 'bin/op-gen.js');
@@ -35,18 +40,7 @@ export function scaffoldOperator(root = process.env.OP_GEN_FAULTS_ROOT ?? OP_GEN
   };
   run(['init', dir, '--domain', 'example.com', '--skip-install'], work);
   run(
-    [
-      'create',
-      'api',
-      '--group',
-      'cache',
-      '--version',
-      'v1alpha1',
-      '--kind',
-      'Memcached',
-      '--example',
-      'deployment',
-    ],
+    ['create', 'api', '--group', 'cache', '--version', 'v1alpha1', '--kind', 'Memcached', ...controller],
     dir,
   );
   mkdirSync(join(dir, 'node_modules'), { recursive: true });

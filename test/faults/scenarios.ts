@@ -346,7 +346,7 @@ export async function watchGap(env: FaultEnv, ns: string): Promise<Figures> {
 }
 
 /** Compacts etcd to its current revision (through its JSON gateway), so older watches get 410. */
-async function compactEtcd(etcdUrl: string): Promise<void> {
+export async function compactEtcd(etcdUrl: string): Promise<void> {
   const post = async (path: string, body: unknown) => {
     const res = await fetch(`${etcdUrl}${path}`, { method: 'POST', body: JSON.stringify(body) });
     if (!res.ok) throw new Error(`etcd ${path}: ${res.status} ${await res.text()}`);

@@ -1,0 +1,334 @@
+/**
+ * The fault suite for an operator on dependents (issue 40): the project scaffolded with `create api
+ * --dependents configmap,deployment,service` (Memcached: a ConfigMap, a Deployment depending on it, a
+ * Service depending on the Deployment; conditions ConfigReady, DeploymentReady, ServiceReady, Ready)
+ * through an API server killed under load and a watch gap. Its convergence check: every Memcached
+ * Ready for its generation, its three children controlled by it and as the spec says; nothing lost.
+ * Its no-hot-loop check: with everything converged, one pass over every parent (each touched by an
+ * annotation) sends no write to the API server (counted by the API server's apiserver_request_total).
+ *
+ * No kube-controller-manager runs on the test control plane, so no Deployment would ever become
+ * available (the dependents' default readiness, which the Service waits for): a stand-in
+ * (DeploymentStatusStandIn) reports every Deployment rolled out, as the deployment controller would.
+ */
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isNotFound } from '../../src/client/api-error.ts';
+import { ResourceClient, type ObjectLike } from '../../src/client/resource-client.ts';
+import { Transport } from '../../src/client/transport.ts';
+import { builtinKinds } from '../../src/runtime/builtin-kinds.ts';
+import { apiServerRequests, requestsBetween } from '../helpers/prometheus-text.ts';
+import { retry, type Memcached } from './cluster.ts';
+import type { OperatorProcess } from './operator.ts';
+import { compactEtcd, started, until, type FaultEnv, type Figures } from './scenarios.ts';
+
+/** The flags of `create api` that scaffold the operator of these scenarios. */
+export const DEPENDENTS_CONTROLLER = ['--dependents', 'configmap,deployment,service'] as const;
+
+interface Child extends ObjectLike {
+  metadata: {
+    name: string;
+    namespace?: string;
+    generation?: number;
+    ownerReferences?: { uid?: string; controller?: boolean }[];
+  };
+  data?: Record<string, string>;
+  spec?: {
+    replicas?: number;
+    template?: { spec?: { containers?: { image?: string }[] } };
+  };
+  status?: { observedGeneration?: number; replicas?: number; availableReplicas?: number };
+}
+
+const kinds = {
+  configMaps: builtinKinds.ConfigMap,
+  deployments: builtinKinds.Deployment,
+  services: builtinKinds.Service,
+};
+
+/** The test's clients for the children (its own connection; reconnects after an API server restart). */
+class Children {
+  readonly transport: Transport;
+  readonly configMaps: ResourceClient<Child>;
+  readonly deployments: ResourceClient<Child>;
+  readonly services: ResourceClient<Child>;
+
+  private constructor(transport: Transport) {
+    this.transport = transport;
+    this.configMaps = new ResourceClient(transport, kinds.configMaps as never);
+    this.deployments = new ResourceClient(transport, kinds.deployments as never);
+    this.services = new ResourceClient(transport, kinds.services as never);
+  }
+
+  static async connect(env: FaultEnv): Promise<Children> {
+    return new Children(
+      await Transport.fromKubeConfig(env.cp.kubeConfig, { maxSockets: 16, timeoutMs: 15_000 }),
+    );
+  }
+
+  async delete(client: ResourceClient<Child>, namespace: string, name: string): Promise<void> {
+    try {
+      await retry(() => client.delete({ namespace, name }));
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+  }
+}
+
+/**
+ * What kube-controller-manager's deployment controller would report: every Deployment of the
+ * namespace rolled out (observedGeneration current, all replicas updated and available), checked
+ * every 200 ms until stopped. It only writes deployments/status, which the operator never writes.
+ */
+class DeploymentStatusStandIn {
+  patches = 0;
+  private on = true;
+  private readonly loop: Promise<void>;
+
+  constructor(children: Children, namespace: string) {
+    this.loop = (async () => {
+      while (this.on) {
+        try {
+          for (const d of (await children.deployments.listAll({ namespace })).items) {
+            const want = d.spec?.replicas ?? 1;
+            const s = d.status;
+            if (s?.observedGeneration === d.metadata.generation && s?.availableReplicas === want) continue;
+            await children.deployments.patchStatus({ namespace, name: d.metadata.name }, 'merge', {
+              status: {
+                observedGeneration: d.metadata.generation,
+                replicas: want,
+                updatedReplicas: want,
+                readyReplicas: want,
+                availableReplicas: want,
+              },
+            });
+            this.patches++;
+          }
+        } catch {
+          // The API server is down or the Deployment just went: the next round sees.
+        }
+        await sleep(200);
+      }
+    })();
+  }
+
+  async stop(): Promise<void> {
+    this.on = false;
+    await this.loop;
+  }
+}
+
+const controlledBy = (child: Child | undefined, m: Memcached): boolean =>
+  child?.metadata.ownerReferences?.some((r) => r.controller && r.uid === m.metadata.uid) ?? false;
+
+/** What is not converged yet (empty: converged): see the header. */
+async function problems(
+  env: FaultEnv,
+  children: Children,
+  namespace: string,
+  expectCount: number,
+  expectGone: readonly string[],
+): Promise<string[]> {
+  const [ms, cms, ds, ss] = await Promise.all([
+    env.cluster.memcacheds.listAll({ namespace }),
+    children.configMaps.listAll({ namespace }),
+    children.deployments.listAll({ namespace }),
+    children.services.listAll({ namespace }),
+  ]);
+  const byName = (items: Child[]) => new Map(items.map((c) => [c.metadata.name, c]));
+  const [configMaps, deployments, services] = [byName(cms.items), byName(ds.items), byName(ss.items)];
+  const gone = new Set(expectGone);
+  const out: string[] = [];
+  if (ms.items.length !== expectCount) out.push(`${ms.items.length} Memcacheds, want ${expectCount}`);
+  for (const m of ms.items) {
+    const name = m.metadata.name;
+    if (gone.has(name)) {
+      out.push(`${name}: still present after deletion`);
+      continue;
+    }
+    const notTrue = ['ConfigReady', 'DeploymentReady', 'ServiceReady', 'Ready'].filter((type) => {
+      const c = m.status?.conditions?.find((x) => x.type === type);
+      return c?.status !== 'True' || c.observedGeneration !== m.metadata.generation;
+    });
+    if (notTrue.length > 0) {
+      out.push(`${name}: not True for generation ${m.metadata.generation}: ${notTrue.join(', ')}`);
+      continue;
+    }
+    const size = m.spec.size ?? 1;
+    const cm = configMaps.get(`${name}-config`);
+    const d = deployments.get(name);
+    const svc = services.get(name);
+    if (!controlledBy(cm, m)) out.push(`${name}: ConfigMap missing or not controlled by it`);
+    else if (cm?.data?.SIZE !== String(size) || cm.data.IMAGE !== m.spec.image)
+      out.push(`${name}: ConfigMap ${JSON.stringify(cm?.data)} differs from the spec`);
+    if (!controlledBy(d, m)) out.push(`${name}: Deployment missing or not controlled by it`);
+    else if (d?.spec?.replicas !== size)
+      out.push(`${name}: Deployment replicas ${d?.spec?.replicas} != ${size}`);
+    else if (d.spec.template?.spec?.containers?.[0]?.image !== m.spec.image)
+      out.push(`${name}: Deployment image differs`);
+    if (!controlledBy(svc, m)) out.push(`${name}: Service missing or not controlled by it`);
+  }
+  return out;
+}
+
+/** Polls until converged; the time it took (ms), or an error naming what was not converged. */
+async function waitConverged(
+  env: FaultEnv,
+  children: Children,
+  namespace: string,
+  expectCount: number,
+  expectGone: readonly string[] = [],
+  timeoutMs = 180_000,
+): Promise<number> {
+  const t0 = Date.now();
+  let last: string[] = ['not checked'];
+  while (Date.now() - t0 < timeoutMs) {
+    try {
+      last = await problems(env, children, namespace, expectCount, expectGone);
+      if (last.length === 0) return Date.now() - t0;
+    } catch (err) {
+      last = [`check failed: ${(err as Error).message}`];
+    }
+    await sleep(200);
+  }
+  throw new Error(
+    `not converged within ${timeoutMs} ms: ${last.length} problems, e.g.\n  ${last.slice(0, 8).join('\n  ')}`,
+  );
+}
+
+/** The operator's writes as the API server counts them (the stand-in's and the test's left out). */
+function operatorWrites(children: Children): Promise<Record<string, number>> {
+  return apiServerRequests(children.transport, ({ verb, resource, subresource }) => {
+    if (verb === 'GET' || verb === 'LIST' || verb === 'WATCH') return false;
+    if (resource === 'memcacheds') return subresource === 'status';
+    return (
+      (resource === 'configmaps' || resource === 'deployments' || resource === 'services') &&
+      subresource === ''
+    );
+  });
+}
+
+/**
+ * With everything converged: touches every Memcached (an annotation: a new resourceVersion, no new
+ * generation), waits until the operator reconciled that many more times with its queue empty, and
+ * returns the writes it sent meanwhile and the reconciles it ran.
+ */
+async function quietPass(
+  env: FaultEnv,
+  children: Children,
+  op: OperatorProcess,
+  namespace: string,
+  names: readonly string[],
+  round: string,
+): Promise<{ writes: Record<string, number>; reconciles: number }> {
+  const total = async () => (await op.metric('controller_runtime_reconcile_total')) ?? -1;
+  const before = await operatorWrites(children);
+  const n0 = await total();
+  await env.cluster.eachMemcached(namespace, names, (m) =>
+    env.cluster.memcacheds.patch({ namespace, name: m.metadata.name }, 'merge', {
+      metadata: { annotations: { 'faults.op-gen.dev/touched': round } },
+    }),
+  );
+  await until(
+    'a pass over every touched Memcached',
+    async () =>
+      (await total()) >= n0 + names.length && (await op.metric('workqueue_depth')) === 0 ? true : undefined,
+    120_000,
+  );
+  const after = await operatorWrites(children);
+  return { writes: requestsBetween(before, after).byRequest, reconciles: (await total()) - n0 };
+}
+
+/** API server killed hard (SIGKILL, 4 s down) while the dependents converge: nothing lost, quiet after. */
+export async function dependentsApiServerRestart(env: FaultEnv, ns: string): Promise<Figures> {
+  await env.cluster.createNamespace(ns);
+  const children = await Children.connect(env);
+  const standIn = new DeploymentStatusStandIn(children, ns);
+  try {
+    const op = await env.start('deps-restart', ns);
+    await started(op);
+    await env.cluster.createMemcacheds(ns, env.objects);
+    await until('a third Ready', async () =>
+      (await env.cluster.readyCount(ns)) >= env.objects / 3 ? true : undefined,
+    );
+    const killedAt = Date.now();
+    await env.cp.restartApiServer({ signal: 'SIGKILL', downtimeMs: 4_000 });
+    const backAt = Date.now();
+    const convergedMs = await waitConverged(env, children, ns, env.objects);
+    assert.ok(op.running, `the operator crashed:\n${op.logTail()}`);
+    const names = Array.from({ length: env.objects }, (_, i) => `m-${i}`);
+    const quiet = await quietPass(env, children, op, ns, names, 'restart');
+    assert.deepEqual(quiet.writes, {}, 'no hot loop: a pass with nothing changed writes nothing');
+    const figures: Figures = {
+      outageMs: backAt - killedAt,
+      convergedAfterBackMs: convergedMs,
+      reconciles: (await op.metric('controller_runtime_reconcile_total')) ?? -1,
+      reconcileErrors: (await op.metric('controller_runtime_reconcile_errors_total')) ?? -1,
+      quietPassReconciles: quiet.reconciles,
+      quietPassWrites: 0,
+      deploymentStatusPatches: standIn.patches,
+    };
+    await op.stop();
+    assert.equal((await op.exited).code, 0, op.logTail());
+    return figures;
+  } finally {
+    await standIn.stop();
+    children.transport.close();
+  }
+}
+
+/**
+ * A watch gap: the operator stopped (SIGSTOP) while a third of the Memcacheds are resized, 20
+ * Deployments, 20 ConfigMaps and 10 Services deleted by hand and 10 Memcacheds deleted, etcd
+ * compacted (the operator's watches resume with 410 Gone and relist); SIGCONT: nothing lost (every
+ * deleted child back, every resize applied, Ready for the new generation), then quiet.
+ */
+export async function dependentsWatchGap(env: FaultEnv, ns: string): Promise<Figures> {
+  await env.cluster.createNamespace(ns);
+  const children = await Children.connect(env);
+  const standIn = new DeploymentStatusStandIn(children, ns);
+  try {
+    const op = await env.start('deps-gap', ns);
+    await started(op);
+    await env.cluster.createMemcacheds(ns, env.objects);
+    await waitConverged(env, children, ns, env.objects);
+    op.signal('SIGSTOP');
+    const names = Array.from({ length: env.objects }, (_, i) => `m-${i}`);
+    const resized = names.filter((_, i) => i % 3 === 0);
+    const lost = names.filter((_, i) => i % 3 === 1).slice(0, 20);
+    const deleted = names.filter((_, i) => i % 3 === 2).slice(0, 10);
+    await env.cluster.eachMemcached(ns, resized, (m) =>
+      env.cluster.memcacheds.patch({ namespace: ns, name: m.metadata.name }, 'merge', {
+        spec: { size: ((m.spec.size ?? 1) % 3) + 1 },
+      }),
+    );
+    for (const name of lost) {
+      await children.delete(children.deployments, ns, name);
+      await children.delete(children.configMaps, ns, `${name}-config`);
+    }
+    for (const name of lost.slice(0, 10)) await children.delete(children.services, ns, name);
+    for (const name of deleted) await env.cluster.memcacheds.delete({ namespace: ns, name });
+    await compactEtcd(env.cp.etcdUrl);
+    const contAt = Date.now();
+    op.signal('SIGCONT');
+    const remaining = names.filter((n) => !deleted.includes(n));
+    const convergedMs = await waitConverged(env, children, ns, remaining.length, deleted);
+    assert.ok(op.running, op.logTail());
+    const quiet = await quietPass(env, children, op, ns, remaining, 'gap');
+    assert.deepEqual(quiet.writes, {}, 'no hot loop: a pass with nothing changed writes nothing');
+    const figures: Figures = {
+      resized: resized.length,
+      childrenDeleted: lost.length * 2 + 10,
+      memcachedsDeleted: deleted.length,
+      convergedAfterContMs: convergedMs,
+      sinceContMs: Date.now() - contAt,
+      quietPassReconciles: quiet.reconciles,
+      quietPassWrites: 0,
+    };
+    await op.stop();
+    return figures;
+  } finally {
+    await standIn.stop();
+    children.transport.close();
+  }
+}
