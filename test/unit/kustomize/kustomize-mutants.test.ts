@@ -11,6 +11,7 @@ import {
 import {
   applyImages,
   applyNamespace,
+  applyPrefixSuffix,
   applyReplicas,
   splitImage,
   updatedImage,
@@ -237,6 +238,42 @@ describe('kustomize namespace', () => {
   });
 });
 
+describe('kustomize namespace and name prefix: Namespace objects', () => {
+  it('renames a v1 Namespace to the namespace, not a Namespace kind of another group', () => {
+    const ns: JsonObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'system' } };
+    const lookalike: JsonObject = {
+      apiVersion: 'example.com/v1',
+      kind: 'Namespace',
+      metadata: { name: 'system', namespace: 'x' },
+    };
+    applyNamespace([resource(ns), resource(lookalike)], 'ops');
+    assert.equal((ns.metadata as JsonObject).name, 'ops');
+    assert.equal((lookalike.metadata as JsonObject).name, 'system');
+  });
+
+  it('namePrefix and nameSuffix skip Namespaces, CRDs and APIServices', () => {
+    const objects: JsonObject[] = [
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'system' } },
+      {
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'CustomResourceDefinition',
+        metadata: { name: 'things.example.com' },
+      },
+      { apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService', metadata: { name: 'v1.x.io' } },
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' } },
+    ];
+    applyPrefixSuffix(
+      objects.map((o) => resource(o)),
+      'p-',
+      '-s',
+    );
+    assert.deepEqual(
+      objects.map((o) => (o.metadata as JsonObject).name),
+      ['system', 'things.example.com', 'v1.x.io', 'p-cm-s'],
+    );
+  });
+});
+
 describe('kustomize replicas', () => {
   it('sets the workload of that name, current or earlier, and no other', () => {
     const deployment = (name: string): JsonObject => ({
@@ -342,6 +379,7 @@ describe('kustomize strategic merge', () => {
   it('says where a directive is, at the top, in a map and in list items', () => {
     refuses(deployment([]), { $patch: 'replace' }, '$patch: (directive)');
     refuses(deployment([]), { spec: { $retainKeys: ['a'] } }, 'spec.$retainKeys: (directive)');
+    refuses(deployment([]), { spec: { template: { $patch: 'x' } } }, 'spec.template.$patch: (directive)');
     const add = { spec: { template: { spec: { containers: [{ name: 'a', $patch: 'delete' }] } } } };
     // into a list that is merged, and into one the target does not have yet
     refuses(deployment([{ name: 'a' }]), add, 'spec.template.spec.containers[].$patch: (directive)');
@@ -374,6 +412,9 @@ describe('kustomize strategic merge', () => {
     d.metadata = { name: 'd', labels: { a: '1', b: '2' } };
     applyStrategicMerge(d, { metadata: { labels: { a: null } } });
     assert.deepEqual(Object.keys((d.metadata as JsonObject).labels as JsonObject), ['b']);
+    // metadata too: only its name and namespace are kept out of the patch, not a null
+    applyStrategicMerge(d, { metadata: null });
+    assert.equal('metadata' in d, false);
   });
 
   it('a scalar where a merged list was replaces it', () => {

@@ -215,8 +215,10 @@ describe('RBAC inference: reading the kind', () => {
   mgr.controller('w').for(kinds.Widget);
 }
 `);
-    assert.match(message, /^src\/main\.ts:2: cannot read the kind passed to \.for\(kinds\.Widget\): /);
-    assert.doesNotMatch(message, /\(at /);
+    assert.match(
+      message,
+      /^src\/main\.ts:2: cannot read the kind passed to \.for\(kinds\.Widget\): `kinds` is not a const with an initializer in the scanned sources\. Pass a kind declared as /,
+    );
   });
 
   it('an inferred rule that fails validation names the builder call it came from', () => {
@@ -226,6 +228,60 @@ const Bad = defineKind({ group: 'toys.example.com', version: 'v1', kind: 'Bad', 
 export const setup = (mgr) => mgr.controller('w').owns(Bad);
 `),
       /^src\/main\.ts:3: \.owns\(Bad\): resource `Bads` has uppercase letters/,
+    );
+  });
+});
+
+describe('RBAC inference: the parent of a dependent cleaned up in order', () => {
+  const head = `import { builtinKinds, defineKind, dependent } from 'op-gen/runtime';
+import { Widget } from './api/widget.ts';
+const d = dependent(builtinKinds.Service, { desired: () => ({}), cleanup: 'ordered' });
+`;
+  /** The verbs of the rules on widgets (the parent's own resource). */
+  const widgetVerbs = (setup: string): string[] => {
+    const rules = planRbac({ cwd: project(head + setup) }).roles[0]?.rules ?? [];
+    return rules.filter((r) => r.resources?.includes('widgets')).flatMap((r) => r.verbs);
+  };
+
+  it("finds the chain's .for(kind) through parentheses, await, 16 consts and other builder calls", () => {
+    const consts = Array.from({ length: 15 }, (_, i) => `  const c${i + 1} = c${i};`).join('\n');
+    assert.deepEqual(
+      widgetVerbs(`export async function setup(mgr) {
+  const c0 = mgr.controller('w').for(Widget).owns(builtinKinds.Secret);
+${consts}
+  (await c15).dependents([d]).complete();
+}
+`),
+      ['get', 'list', 'update', 'watch'],
+    );
+  });
+
+  it('a chain without .for(kind) before .controller() is refused with what to declare', () => {
+    const expected =
+      'src/main.ts:7: a dependent is cleaned up in order (src/main.ts:3), so the parent needs `update` on its own kind (the finalizer), ' +
+      'but the chain has no `.for(kind)` to read it from. Declare it with an @rbac marker (verbs=update on the parent kind).';
+    assert.equal(
+      refused(`${head}export function setup(registry) {
+  // a .for() before the manager's .controller() is not the controller's
+  const base = registry.for(Widget);
+  base.controller('w').dependents([d]).complete();
+}
+`),
+      expected,
+    );
+  });
+
+  it('the parent rule is reported at the dependent, the .for kind unreadable at the chain', () => {
+    const bad =
+      refused(`${head}const Bad = defineKind({ group: 'toys.example.com', version: 'v1', kind: 'Bad', plural: 'Bads', namespaced: true });
+export const setup = (mgr) => mgr.controller('w').for(Bad).dependents([d]).complete();
+`);
+    assert.match(bad, /^src\/main\.ts:3: \.dependents\(\[\.\.\.\]\): resource `Bads` has uppercase letters/);
+    assert.match(
+      refused(
+        `${head}export const setup = (mgr, k) => mgr.controller('w').for(k.Widget).dependents([d]).complete();\n`,
+      ),
+      /^src\/main\.ts:4: cannot read the kind passed to \.for\(k\.Widget\): /,
     );
   });
 });
