@@ -194,16 +194,16 @@ describe('RBAC inference: reading the kind', () => {
   });
 
   it('null, a number group and a missing group or plural are refused as kinds', () => {
-    for (const [arg, text] of [
-      ['null', 'null'],
-      ["{ group: 42, plural: 'widgets' }", "{ group: 42, plural: 'widgets' }"],
-      ["{ group: 'toys.example.com' }", "{ group: 'toys.example.com' }"],
-      ["{ plural: 'widgets' }", "{ plural: 'widgets' }"],
+    for (const arg of [
+      'null',
+      "{ group: 42, plural: 'widgets' }",
+      "{ group: 'toys.example.com' }",
+      "{ plural: 'widgets' }",
     ]) {
       assert.match(
         refused(`export const setup = (mgr) => mgr.controller('w').for(${arg});\n`),
         new RegExp(
-          `^src/main\\.ts:1: the kind passed to \\.for\\(${text.replace(/[(){}.]/g, '\\$&')}\\) has no literal \`group\` and \`plural\``,
+          `^src/main\\.ts:1: the kind passed to \\.for\\(${arg.replace(/[(){}.]/g, '\\$&')}\\) has no literal \`group\` and \`plural\``,
         ),
         arg,
       );
