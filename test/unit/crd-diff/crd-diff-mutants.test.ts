@@ -1657,3 +1657,98 @@ describe('crd diff acknowledgements: reading the file, matching findings', () =>
     assert.equal(matches({ ...ack, crd: 'b.example.com' }, finding), false);
   });
 });
+
+describe('crd diff: a keyword holding a value of the wrong shape is reported unhandled', () => {
+  const wrong: Readonly<Record<string, unknown>> = {
+    'x-kubernetes-int-or-string': 0,
+    description: 5,
+    title: 5,
+    externalDocs: 'x',
+    enum: 'x',
+    minimum: 'x',
+    maximum: 'x',
+    minLength: 'x',
+    maxLength: 'x',
+    minItems: 'x',
+    maxItems: 'x',
+    minProperties: 'x',
+    maxProperties: 'x',
+    multipleOf: 'x',
+    exclusiveMinimum: 'yes',
+    exclusiveMaximum: 'yes',
+    uniqueItems: 'yes',
+    pattern: 5,
+    format: 5,
+    nullable: 'yes',
+    'x-kubernetes-preserve-unknown-fields': 'yes',
+    'x-kubernetes-validations': 'x',
+    'x-kubernetes-list-type': 5,
+    'x-kubernetes-list-map-keys': 'k',
+    'x-kubernetes-map-type': 5,
+    'x-kubernetes-embedded-resource': 'yes',
+    oneOf: 'x',
+    anyOf: 'x',
+    allOf: 'x',
+    not: [],
+  };
+  for (const [key, value] of Object.entries(wrong)) {
+    it(`${key}: ${JSON.stringify(value)}`, () => {
+      const base = S({ type: 'string' });
+      const changes = diffSchemas(base, S({ ...base, [key]: value }));
+      assert.ok(
+        changes.some(
+          (c) => c.rule === 'unhandled' && c.message === `${key} changed (no rule judges it: check by hand)`,
+        ),
+        JSON.stringify(changes),
+      );
+      // the same wrong value on both sides changed nothing
+      assert.deepEqual(diffSchemas(S({ ...base, [key]: value }), S({ ...base, [key]: value })), []);
+    });
+  }
+  it('a value of the right shape is judged by its rule, not reported unhandled; example and default take any value', () => {
+    const right: Readonly<Record<string, unknown>> = {
+      'x-kubernetes-int-or-string': false,
+      externalDocs: { url: 'u' },
+      exclusiveMinimum: true,
+      example: [1],
+      default: { a: 1 },
+      not: { required: ['a'] },
+    };
+    for (const [key, value] of Object.entries(right)) {
+      const changes = diffSchemas(S({ type: 'string' }), S({ type: 'string', [key]: value }));
+      assert.equal(
+        changes.some((c) => c.rule === 'unhandled'),
+        false,
+        `${key}: ${JSON.stringify(changes)}`,
+      );
+    }
+  });
+});
+
+describe('crd diff: field names in paths', () => {
+  it('writes names of letters, digits, _, $ and - after a dot, any other name quoted', () => {
+    const names = ['a', 'A9', '_x', '$ref', 'a-b', 'a_b$', '9a', '-a', 'a.b', 'a b', '', 'é'];
+    const o = obj(Object.fromEntries(names.map((n) => [n, S({ type: 'string' })])));
+    const changes = diffSchemas(
+      S({ type: 'object', properties: { s: o } }),
+      S({ type: 'object', properties: { s: obj({}) } }),
+    );
+    assert.deepEqual(
+      changes.map((c) => c.path),
+      [
+        '.s[""]',
+        '.s.$ref',
+        '.s["-a"]',
+        '.s["9a"]',
+        '.s.A9',
+        '.s._x',
+        '.s.a',
+        '.s["a b"]',
+        '.s.a-b',
+        '.s["a.b"]',
+        '.s.a_b$',
+        '.s["é"]',
+      ],
+    );
+  });
+});
