@@ -1695,6 +1695,13 @@ describe('crd diff: a keyword holding a value of the wrong shape is reported unh
     allOf: 'x',
     not: [],
   };
+  it('not: null is of the wrong shape too', () => {
+    assert.ok(
+      diffSchemas(S({ type: 'string' }), S({ type: 'string', not: null })).some(
+        (c) => c.rule === 'unhandled',
+      ),
+    );
+  });
   for (const [key, value] of Object.entries(wrong)) {
     it(`${key}: ${JSON.stringify(value)}`, () => {
       const base = S({ type: 'string' });
@@ -1945,6 +1952,25 @@ describe('crd diff: edges of the CRD rules', () => {
     assert.deepEqual(brief(CRD([v1()], { conversion: hook }), CRD([v1()])), [
       'risky conversion  spec.conversion.webhook conversion webhook configuration changed [{"conversionReviewVersions":["v1"]},null]',
     ]);
+  });
+
+  it('served versions: a difference whose newer value changed is new; short names that are not strings are not compared', () => {
+    const pair = (a: Schema, b: Schema): CrdDocument =>
+      CRD([
+        v1({ schema: { openAPIV3Schema: schema({ f: a }) } }),
+        V('v1beta1', { schema: { openAPIV3Schema: schema({ f: b }) } }),
+      ]);
+    assert.deepEqual(
+      brief(
+        pair(S({ type: 'string' }), S({ type: 'integer' })),
+        pair(S({ type: 'boolean' }), S({ type: 'integer' })),
+      ).map((x) => x.split(' ').slice(0, 3).join(' ')),
+      ['breaking type v1', 'risky servedVersionDifference v1beta1'],
+    );
+    const names = (shortNames: unknown[]): Record<string, unknown> => ({
+      names: { kind: 'Widget', plural: 'widgets', shortNames },
+    });
+    assert.deepEqual(brief(CRD([v1()], names(['w', 5])), CRD([v1()], names(['w']))), []);
   });
 
   it('an unknown subresource changed shows both values', () => {
