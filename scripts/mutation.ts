@@ -4,7 +4,12 @@
 //   npm run test:mutation -- workqueue sharding  only these modules
 //   npm run test:mutation -- --force             every mutant again (what the committed scores are)
 //   npm run test:mutation -- --survivors         only the mutants not killed last time (after adding tests)
+//   npm run test:mutation -- --timeouts --timeout-ms=30000
+//                                                the mutants that timed out again, with a longer time-out
+//                                                (on a loaded machine a slow run of the tests is a time-out)
 //   npm run test:mutation -- --list              the modules, their source and test files
+//   npm run test:mutation -- --show=rbac:226     one mutant of a committed report: where, what, status
+//   npm run test:mutation -- --show=rbac         every mutant of the report not detected (survivors)
 //
 // Each module runs StrykerJS's command runner over `node --test <that module's unit tests>` (in one
 // process: --test-isolation=none, half the start-up cost of a mutant) in
@@ -30,6 +35,8 @@ interface MutationModule {
   readonly tests: readonly string[];
   /** A slow test of those files left out of each mutant's run (--test-skip-pattern), with why. */
   readonly skip?: string;
+  /** Stryker's timeoutMS for this module (added to 1.5 × the tests' own time), with why. */
+  readonly timeoutMs?: number;
 }
 
 export const MODULES: readonly MutationModule[] = [
@@ -92,6 +99,8 @@ export const MODULES: readonly MutationModule[] = [
     // Not oracle.test.ts: it needs the kustomize binary (setup:envtest) and would make the score
     // depend on whether it is installed.
     tests: ['test/unit/kustomize/render.test.ts', 'test/unit/kustomize/kustomize-mutants.test.ts'],
+    // Under load a run slower than Stryker's default slack counted as a time-out (see crd-diff).
+    timeoutMs: 20_000,
   },
   {
     name: 'markers',
@@ -104,14 +113,38 @@ export const MODULES: readonly MutationModule[] = [
     ],
   },
   {
+    name: 'crd-diff',
+    what: "crd diff's rules: schema keywords and CRD-level changes, acknowledgements",
+    // The rule files and the acknowledgement matching; not load.ts/index.ts/report.ts (reading
+    // files and git, printing), which the CLI tests cover.
+    mutate: ['src/crd-diff/schema-diff.ts', 'src/crd-diff/diff-crds.ts', 'src/crd-diff/acknowledgements.ts'],
+    // Not crdify-verdicts.test.ts (2.8 s a run, three times the others together: per mutant it
+    // would triple the run) nor broken-crd-fuzz/cli-git/loader-errors (the CLI and loaders).
+    tests: [
+      'test/unit/crd-diff/rules.test.ts',
+      'test/unit/crd-diff/never-silent.test.ts',
+      'test/unit/crd-diff/properties.test.ts',
+      'test/unit/crd-diff/acknowledgements.test.ts',
+      'test/unit/crd-diff/crd-diff-mutants.test.ts',
+    ],
+    // Its tests take about 2.5 s a run on a quiet machine; with Stryker's default 5 s of slack, a
+    // first run at load 25 timed out 198 of 618 mutants, most of them only slow, not endless.
+    timeoutMs: 20_000,
+  },
+  {
     name: 'rbac',
     what: 'RBAC inference and rule merging',
     mutate: ['src/generate/rbac/infer-rules.ts', 'src/generate/rbac/merge-rules.ts'],
     tests: [
       'test/unit/rbac/infer-rules.test.ts',
+      // .dependents([...]) is read in infer-rules.ts too (its verbs, the parent's finalizer).
+      'test/unit/rbac/infer-dependents.test.ts',
       'test/unit/rbac/merge-rules.test.ts',
       'test/unit/rbac/rbac-mutants.test.ts',
     ],
+    // Its tests build TypeScript programs (1.3 s a run quiet); at load 25, 21 of 26 time-outs were
+    // only slow runs (a rerun with 30 s of slack: 15 killed, 6 survived, 5 still timed out).
+    timeoutMs: 20_000,
   },
 ];
 
@@ -235,27 +268,39 @@ function parseArgs(argv: readonly string[]): {
   names: string[];
   force: boolean;
   survivors: boolean;
+  timeouts: boolean;
+  timeoutMs: number | undefined;
   list: boolean;
+  show: string | undefined;
   concurrency: number;
 } {
   const names: string[] = [];
   let force = false;
   let survivors = false;
+  let timeouts = false;
+  let timeoutMs: number | undefined;
   let list = false;
+  let show: string | undefined;
   let concurrency = 2;
   const problems: string[] = [];
   for (const arg of argv) {
     if (arg === '--force') force = true;
     else if (arg === '--survivors') survivors = true;
+    else if (arg === '--timeouts') timeouts = true;
     else if (arg === '--list') list = true;
-    else if (arg.startsWith('--concurrency=')) {
+    else if (arg.startsWith('--show=')) show = arg.slice('--show='.length);
+    else if (arg.startsWith('--timeout-ms=')) {
+      timeoutMs = Number(arg.slice('--timeout-ms='.length));
+      if (!Number.isInteger(timeoutMs) || timeoutMs < 1)
+        problems.push(`${arg}: a positive integer (milliseconds) is needed`);
+    } else if (arg.startsWith('--concurrency=')) {
       concurrency = Number(arg.slice('--concurrency='.length));
       if (!Number.isInteger(concurrency) || concurrency < 1)
         problems.push(`${arg}: a positive integer is needed`);
     } else if (MODULES.some((m) => m.name === arg)) names.push(arg);
     else problems.push(`${arg}: not a module (${MODULES.map((m) => m.name).join(', ')}) nor an option`);
   }
-  if (force && survivors) problems.push('--force and --survivors exclude each other');
+  if (force && (survivors || timeouts)) problems.push('--force excludes --survivors and --timeouts');
   if (problems.length > 0) {
     for (const p of problems) console.error(`test:mutation: ${p}`);
     process.exit(2);
@@ -264,7 +309,10 @@ function parseArgs(argv: readonly string[]): {
     names: names.length > 0 ? names : MODULES.map((m) => m.name),
     force,
     survivors,
+    timeouts,
+    timeoutMs,
     list,
+    show,
     concurrency,
   };
 }
@@ -300,12 +348,19 @@ function writeSummary(runs: Record<string, RunRecord>): void {
   writeAtomically(`${REPORT_DIR}/summary.md`, `${lines.join('\n')}\n`);
 }
 
-async function runModule(
-  m: MutationModule,
-  mode: 'incremental' | 'force' | 'survivors',
-  concurrency: number,
-  runs: Record<string, RunRecord>,
-): Promise<void> {
+/** How a module runs: which recorded results are dropped so that those mutants run again. */
+interface RunOptions {
+  readonly mode: 'incremental' | 'force' | 'retest';
+  /** With mode retest: the undetected mutants run again. */
+  readonly survivors: boolean;
+  /** With mode retest: the mutants that timed out run again. */
+  readonly timeouts: boolean;
+  readonly timeoutMs: number | undefined;
+  readonly concurrency: number;
+}
+
+async function runModule(m: MutationModule, run: RunOptions, runs: Record<string, RunRecord>): Promise<void> {
+  const { mode, concurrency } = run;
   const reportFile = `${REPORT_DIR}/${m.name}.json`;
   const hash = testsHash(m);
   const previous = runs[m.name];
@@ -316,12 +371,14 @@ async function runModule(
     );
     force = true;
   }
-  if (mode === 'survivors' && !force) {
-    // Drop the mutants not detected from the incremental file: Stryker then tests them again.
+  if (mode === 'retest' && !force) {
+    // Drop those mutants from the incremental file: Stryker then tests them again.
+    const again = (status: string): boolean =>
+      (run.survivors && UNDETECTED.has(status)) || (run.timeouts && status === 'Timeout');
     const report = readJson<Report>(reportFile);
     if (report !== undefined) {
       for (const file of Object.values(report.files)) {
-        file.mutants = file.mutants.filter((x) => DETECTED.has(x.status));
+        file.mutants = file.mutants.filter((x) => !again(x.status));
       }
       writeAtomically(reportFile, serializeReport(report));
     }
@@ -337,6 +394,7 @@ async function runModule(
     coverageAnalysis: 'off',
     mutate: [...m.mutate],
     concurrency,
+    ...((run.timeoutMs ?? m.timeoutMs) === undefined ? {} : { timeoutMS: run.timeoutMs ?? m.timeoutMs }),
     incremental: true,
     incrementalFile: reportFile,
     force,
@@ -376,8 +434,39 @@ async function runModule(
   );
 }
 
+/** One line per mutant: `file:line:col #id Mutator → replacement: Status (reason)`. */
+function showMutants(spec: string): number {
+  const [name = '', id] = spec.split(':');
+  const report = readJson<Report>(`${REPORT_DIR}/${name}.json`);
+  if (report === undefined) {
+    console.error(`test:mutation: --show=${spec}: no report ${REPORT_DIR}/${name}.json`);
+    return 2;
+  }
+  let shown = 0;
+  for (const [file, { mutants }] of Object.entries(report.files)) {
+    for (const m of mutants) {
+      if (id === undefined ? DETECTED.has(m.status) || m.status === 'Ignored' : m.id !== id) continue;
+      const { line, column } = m.location.start;
+      const reason = m.statusReason === undefined ? '' : ` (${m.statusReason})`;
+      console.log(
+        `${file}:${line}:${column} #${m.id} ${m.mutatorName} → ${JSON.stringify(m.replacement ?? '')}: ${m.status}${reason}`,
+      );
+      shown++;
+    }
+  }
+  if (id !== undefined && shown === 0) {
+    console.error(`test:mutation: --show=${spec}: no mutant ${id} in ${REPORT_DIR}/${name}.json`);
+    return 1;
+  }
+  return 0;
+}
+
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
+  if (args.show !== undefined) {
+    process.exitCode = showMutants(args.show);
+    return;
+  }
   if (args.list) {
     for (const m of MODULES)
       console.log(`${m.name}: ${m.what}\n  mutate: ${m.mutate.join(' ')}\n  tests:  ${m.tests.join(' ')}`);
@@ -385,11 +474,21 @@ async function main(): Promise<void> {
   }
   mkdirSync(REPORT_DIR, { recursive: true });
   const runs = readJson<Record<string, RunRecord>>(RUNS_FILE) ?? {};
-  const mode = args.force ? 'force' : args.survivors ? 'survivors' : 'incremental';
+  const mode = args.force ? 'force' : args.survivors || args.timeouts ? 'retest' : 'incremental';
   for (const name of args.names) {
     const m = MODULES.find((x) => x.name === name);
     if (m === undefined) continue;
-    await runModule(m, mode, args.concurrency, runs);
+    await runModule(
+      m,
+      {
+        mode,
+        survivors: args.survivors,
+        timeouts: args.timeouts,
+        timeoutMs: args.timeoutMs,
+        concurrency: args.concurrency,
+      },
+      runs,
+    );
     // Re-read: another module may have finished meanwhile in a second `npm run test:mutation`.
     const latest = { ...(readJson<Record<string, RunRecord>>(RUNS_FILE) ?? {}), [m.name]: runs[m.name]! };
     writeAtomically(RUNS_FILE, `${JSON.stringify(latest, null, 2)}\n`);

@@ -62,7 +62,15 @@ export function readWebhookMarkers(root: string, paths: readonly string[]): Sour
   if (candidates.length === 0) return { webhooks, configurations };
   const ts = loadTypeScript();
   const parsed = candidates.map((f) =>
-    ts.createSourceFile(f.path, f.text, ts.ScriptTarget.ES2023, false, ts.ScriptKind.TS),
+    // JSDoc left unparsed: op-gen reads the comments itself, and TypeScript 6.0's JSDoc parser never
+    // returns on a file ending inside a JSDoc comment after a tag like `@a-b:` (then a syntax error).
+    ts.createSourceFile(
+      f.path,
+      f.text,
+      { languageVersion: ts.ScriptTarget.ES2023, jsDocParsingMode: ts.JSDocParsingMode.ParseNone },
+      false,
+      ts.ScriptKind.TS,
+    ),
   );
   // A file that does not parse is not read: its comments may not be where they seem. The others are,
   // so one run reports every problem.

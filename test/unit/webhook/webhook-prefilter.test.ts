@@ -19,7 +19,15 @@ import { assertFloor, assertProperty, fuzzRuns } from '../../helpers/fuzz-runs.t
  */
 function webhookFindings(text: string): string[] {
   const ts = loadTypeScript();
-  const sourceFile = ts.createSourceFile('a.ts', text, ts.ScriptTarget.ES2023, false, ts.ScriptKind.TS);
+  // JSDoc unparsed, as readWebhookMarkers parses (TypeScript's JSDoc parser never returns on some
+  // files that end inside a JSDoc comment, `/** @a--:`, found by this property).
+  const sourceFile = ts.createSourceFile(
+    'a.ts',
+    text,
+    { languageVersion: ts.ScriptTarget.ES2023, jsDocParsingMode: ts.JSDocParsingMode.ParseNone },
+    false,
+    ts.ScriptKind.TS,
+  );
   const out: string[] = [];
   for (const range of jsDocComments(sourceFile)) {
     const comment = parseDocComment(text.slice(range.pos, range.end), 1, goFormLines);
@@ -31,12 +39,6 @@ function webhookFindings(text: string): string[] {
   }
   return out;
 }
-
-/**
- * Whether a file ends inside a JSDoc comment. TypeScript 6.0.3's parser never returns on some of
- * those (`/** @a--:` at the end of the file, found by this property), so the oracle leaves them out.
- */
-const endsInsideJsDoc = (text: string): boolean => text.lastIndexOf('/**') > text.lastIndexOf('*/');
 
 const TAG_NAMES = [
   'webhook',
@@ -86,7 +88,6 @@ describe('mayHoldWebhookMarkers (the prefilter that spares a project without web
       t,
       fc.property(fc.array(line, { maxLength: 14 }), (lines) => {
         const text = lines.join('\n');
-        if (endsInsideJsDoc(text)) return;
         if (mayHoldWebhookMarkers(text)) {
           // Files with findings are drawn, or a prefilter passing over everything would pass (the
           // oracle is slow: the first few dozen held files are enough to show it).
