@@ -133,7 +133,8 @@ try {
     console.log(
       `${NAME}: corpus projects verified only locally (not on the Go module proxy): ${localOnly.join(', ')}`,
     );
-  const changed = git(['status', '--porcelain', '--untracked-files=all', '--', ...CHECKED]).trim();
+  // trimEnd: porcelain's first column (' M') is part of the answer.
+  const changed = git(['status', '--porcelain', '--untracked-files=all', '--', ...CHECKED]).trimEnd();
   if (changed) {
     console.error(
       `${NAME}: committed controller-gen outputs differ from what their commands make now:\n${changed}\n` +
