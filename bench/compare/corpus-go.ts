@@ -18,6 +18,11 @@ export interface CorpusSource {
   /** The folder of the checkout that holds the project's go.mod. */
   readonly moduleDir: string;
   /**
+   * The module path that go.mod declares: scripts/check-controller-gen-outputs.ts fetches the sources
+   * as `<module>@<commit>` from the Go module proxy (`go mod download`).
+   */
+  readonly module: string;
+  /**
    * What is copied, relative to moduleDir: a package folder (its non-test .go files), one file of a
    * package (`api/v1/x_types.go`: the package's other files are left out), or `<file>=<package>`: a
    * file of test/corpus/<project>/ (a shim) added to a package.
@@ -61,19 +66,29 @@ function run(cmd: string, args: readonly string[], cwd: string): string {
   return r.stdout;
 }
 
+/** The folder of a checkout of the project's repository that holds its go.mod. */
+export function checkoutModuleDir(checkout: string, source: CorpusSource): string {
+  return join(checkout, source.moduleDir);
+}
+
 /**
  * Writes into `work` a Go module with the project's module path holding the API files named by
  * its source, requiring k8s.io/api and k8s.io/apimachinery at CORPUS_K8S_API and the project's other
  * direct requirements at the project's versions, and runs `go mod tidy` (through the Go module proxy).
+ * `moduleDir` holds the project's go.mod: a checkout's `source.moduleDir` (checkoutModuleDir) or the
+ * module as the Go module proxy serves it (`go mod download`'s Dir).
  * Returns the k8s.io module versions it resolved, e.g. `k8s.io/api v0.37.2, k8s.io/apimachinery v0.37.2`.
  */
-export function writeCorpusGoModule(project: string, checkout: string, work: string): string {
+export function writeCorpusGoModule(project: string, moduleDir: string, work: string): string {
   const source = corpusProjects()[project]?.source;
   if (!source) throw new Error(`${project} is not in test/corpus/corpus.json`);
-  const moduleDir = join(checkout, source.moduleDir);
   const goMod = readFileSync(join(moduleDir, 'go.mod'), 'utf8');
   const modulePath = /^module\s+(\S+)/m.exec(goMod)?.[1];
   if (!modulePath) throw new Error(`${moduleDir}/go.mod has no module line`);
+  if (modulePath !== source.module)
+    throw new Error(
+      `${moduleDir}/go.mod declares module ${modulePath}, corpus.json's ${project} source.module is ${source.module}`,
+    );
   const requires = [...goMod.matchAll(/^\s*(?:require\s+)?([\w.-]+\.[\w./-]+)\s+(v\S+)\s*$/gm)]
     .map((m) => `${m[1]} ${m[2]}`)
     .filter((r) => !/^k8s\.io\/(api|apimachinery) /.test(r));

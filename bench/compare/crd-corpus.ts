@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
+  checkoutModuleDir,
   checkoutName,
   corpusControllerGenArgs,
   corpusProjects,
@@ -64,7 +65,7 @@ export async function compareCrdCorpus(options: {
     const work = mkdtempSync(join(tmpdir(), `op-gen-bench-corpus-${project}-`));
     try {
       const goDir = join(work, 'go');
-      writeCorpusGoModule(project, checkout, goDir);
+      writeCorpusGoModule(project, checkoutModuleDir(checkout, entry.source), goDir);
       const tsDir = join(work, 'ts');
       cpSync(join(CORPUS_DIR, project, 'api'), join(tsDir, 'api'), { recursive: true });
       const cacheDir = join(work, 'compile-cache');
