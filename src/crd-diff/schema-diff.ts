@@ -159,6 +159,8 @@ function walkChildren(o: JSONSchemaProps, n: JSONSchemaProps, path: string, out:
     }
   }
   if (o.items && n.items) walk(o.items, n.items, `${path === '.' ? '' : path}[*]`, out);
+  // A list's item schema given or taken away (no structural CRD has a list without one): never silent.
+  else if (o.items || n.items) out.push({ path, ...unhandled('items', o.items, n.items) });
   const oldValues = typeof o.additionalProperties === 'object' ? o.additionalProperties : undefined;
   const newValues = typeof n.additionalProperties === 'object' ? n.additionalProperties : undefined;
   if (oldValues && newValues) walk(oldValues, newValues, `${path === '.' ? '' : path}.*`, out);

@@ -32,6 +32,18 @@ const CASES: readonly { name: string; old: Schema; new: Schema; expect: string[]
     expect: ['risky unhandled .'],
   },
   {
+    name: 'a list gains an item schema (none before)',
+    old: { type: 'array' },
+    new: list(),
+    expect: ['risky unhandled .'],
+  },
+  {
+    name: 'a list loses its item schema',
+    old: list(),
+    new: { type: 'array' },
+    expect: ['risky unhandled .'],
+  },
+  {
     name: 'atomic list became a set',
     old: list(),
     new: list({ 'x-kubernetes-list-type': 'set' }),
