@@ -158,23 +158,28 @@ export function benchNodeArgs(): string[] {
   return fromEnv.split(' ').filter((a) => a !== '');
 }
 
-let operatorEntry: Promise<string> | undefined;
+const operatorEntries = new Map<string, Promise<string>>();
 
 /**
- * The op-gen bench operator as a scaffolded project's image runs it: bundled by `op-gen build`
- * (src/build) into a temporary folder, once per process. OP_GEN_BENCH_UNBUNDLED=1 runs
- * op-gen-operator.mjs on dist/ module by module instead (how the bench ran before `op-gen build`).
+ * A bench operator (bench/compare/<file>, default op-gen-operator.mjs) as a scaffolded project's
+ * image runs it: bundled by `op-gen build` (src/build) into a temporary folder, once per process and
+ * file. OP_GEN_BENCH_UNBUNDLED=1 runs the file on dist/ module by module instead (how the bench ran
+ * before `op-gen build`).
  */
-export function opGenOperatorEntry(): Promise<string> {
-  const source = join(ROOT, 'bench/compare/op-gen-operator.mjs');
+export function opGenOperatorEntry(file = 'op-gen-operator.mjs'): Promise<string> {
+  const source = join(ROOT, 'bench/compare', file);
   if (process.env.OP_GEN_BENCH_UNBUNDLED === '1') return Promise.resolve(source);
-  operatorEntry ??= (async () => {
-    const { buildManager } = await import('../../src/build/index.ts');
-    const out = mkdtempSync(join(tmpdir(), 'op-gen-bench-manager-'));
-    // The bundle lives as long as this bench process (one temporary folder per run, not per operator).
-    process.once('exit', () => rmSync(out, { recursive: true, force: true }));
-    await buildManager({ cwd: ROOT, entry: source, out });
-    return join(out, 'main.mjs');
-  })();
-  return operatorEntry;
+  let entry = operatorEntries.get(file);
+  if (!entry) {
+    entry = (async () => {
+      const { buildManager } = await import('../../src/build/index.ts');
+      const out = mkdtempSync(join(tmpdir(), 'op-gen-bench-manager-'));
+      // The bundle lives as long as this bench process (one temporary folder per run, not per operator).
+      process.once('exit', () => rmSync(out, { recursive: true, force: true }));
+      await buildManager({ cwd: ROOT, entry: source, out });
+      return join(out, 'main.mjs');
+    })();
+    operatorEntries.set(file, entry);
+  }
+  return entry;
 }
