@@ -243,6 +243,8 @@ interface LookupRun {
   readonly parents: number;
   readonly round: number;
   readonly syncedMs: number;
+  /** From the operator's "started" (runtime loaded, controller set up) to its cache synced. */
+  readonly startToSyncedMs: number;
   readonly reconcileAllMs: number;
   readonly cpuPerReconcileUs: number;
   readonly lookupUs: number;
@@ -311,6 +313,7 @@ async function lookupScale(options: ScaleOptions, sides: readonly Side[]) {
             `--workers=${options.workers}`,
           ]);
           try {
+            const started = await op.event('started');
             const synced = await op.event('synced');
             const done = await op.event('done');
             const run: LookupRun = {
@@ -318,6 +321,7 @@ async function lookupScale(options: ScaleOptions, sides: readonly Side[]) {
               parents: n,
               round,
               syncedMs: synced.at - op.spawnedAt,
+              startToSyncedMs: synced.at - started.at,
               reconcileAllMs: done.at - synced.at,
               cpuPerReconcileUs: ((done.cpu! - synced.cpu!) / n) * 1e6,
               lookupUs: Number(done.lookupNs) / Number(done.lookups) / 1e3,
@@ -350,6 +354,7 @@ async function lookupScale(options: ScaleOptions, sides: readonly Side[]) {
       cpuPerReconcileUs: ratioed(at, (r) => r.cpuPerReconcileUs),
       lookupUs: ratioed(at, (r) => r.lookupUs),
       syncedMs: ratioed(at, (r) => r.syncedMs),
+      startToSyncedMs: ratioed(at, (r) => r.startToSyncedMs),
       peakRssMb: ratioed(at, (r) => r.peakRssMb),
     };
   });
@@ -363,6 +368,8 @@ interface SyncRun {
   readonly round: number;
   readonly objects: number;
   readonly syncedMs: number;
+  /** From the operator's "started" (runtime loaded, controller set up) to its cache synced. */
+  readonly startToSyncedMs: number;
   readonly rssMb: number;
   readonly peakRssMb: number;
   readonly load1: number;
@@ -386,6 +393,7 @@ async function syncCase(options: ScaleOptions, sides: readonly Side[]) {
           const l = load1();
           const op = await startOperator(side, cp, ['--mode=sync', `--namespace=${namespace}`]);
           try {
+            const started = await op.event('started');
             const synced = await op.event('synced');
             await sleep(2_000);
             const run: SyncRun = {
@@ -393,13 +401,14 @@ async function syncCase(options: ScaleOptions, sides: readonly Side[]) {
               round,
               objects,
               syncedMs: synced.at - op.spawnedAt,
+              startToSyncedMs: synced.at - started.at,
               rssMb: currentRssMb(op.child.pid!) ?? Number.NaN,
               peakRssMb: peakRssMb(op.child.pid!) ?? Number.NaN,
               load1: l,
             };
             runs.push(run);
             console.log(
-              `sync ${String(objects).padStart(6)} ${side.padEnd(18)} round ${round}: synced ${run.syncedMs} ms after spawn, RSS ${run.rssMb.toFixed(0)} MB, peak ${run.peakRssMb.toFixed(0)} MB (load ${l})`,
+              `sync ${String(objects).padStart(6)} ${side.padEnd(18)} round ${round}: synced ${run.syncedMs} ms after spawn (${run.startToSyncedMs} ms after started), RSS ${run.rssMb.toFixed(0)} MB, peak ${run.peakRssMb.toFixed(0)} MB (load ${l})`,
             );
           } finally {
             await op.stop();
@@ -423,6 +432,7 @@ async function syncCase(options: ScaleOptions, sides: readonly Side[]) {
     objects: options.syncObjects,
     createSeconds,
     syncedMs: ratioed(full, (r) => r.syncedMs),
+    startToSyncedMs: ratioed(full, (r) => r.startToSyncedMs),
     peakRssMb: ratioed(full, (r) => r.peakRssMb),
     rssMb: ratioed(full, (r) => r.rssMb),
     emptyRssMb: ratioed(empty, (r) => r.rssMb),
@@ -629,14 +639,14 @@ function printLookup(r: Awaited<ReturnType<typeof lookupScale>>): void {
   );
   for (const s of r.sizes)
     console.log(
-      `  N=${s.parents}: all reconciled ${fmt(s.reconcileAllMs)} ms; CPU/reconcile ${fmt(s.cpuPerReconcileUs)} µs; lookup ${fmt(s.lookupUs, 1)} µs; synced ${fmt(s.syncedMs)} ms; peak RSS ${fmt(s.peakRssMb)} MB`,
+      `  N=${s.parents}: all reconciled ${fmt(s.reconcileAllMs)} ms; CPU/reconcile ${fmt(s.cpuPerReconcileUs)} µs; lookup ${fmt(s.lookupUs, 1)} µs; spawn → synced ${fmt(s.syncedMs)} ms; started → synced ${fmt(s.startToSyncedMs)} ms; peak RSS ${fmt(s.peakRssMb)} MB`,
     );
 }
 
 function printSync(r: Awaited<ReturnType<typeof syncCase>>): void {
   console.log(`\nSync: ${r.objects} ConfigMaps; op-gen vs controller-runtime (ratio), medians`);
   console.log(
-    `  spawn → synced ${fmt(r.syncedMs)} ms; peak RSS ${fmt(r.peakRssMb)} MB; RSS ${fmt(r.rssMb)} MB; per object ${fmt(r.rssPerObjectBytes)} B`,
+    `  spawn → synced ${fmt(r.syncedMs)} ms; started → synced ${fmt(r.startToSyncedMs)} ms; peak RSS ${fmt(r.peakRssMb)} MB; RSS ${fmt(r.rssMb)} MB; per object ${fmt(r.rssPerObjectBytes)} B`,
   );
 }
 
