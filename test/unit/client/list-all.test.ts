@@ -36,4 +36,21 @@ describe('ResourceClient.listAll', () => {
       assert.equal(typeof q?.continue, 'string');
     }
   });
+
+  it('takes one page of 300,000 objects (a watch-cache answer ignores the limit) without overflowing the stack', async () => {
+    const items = Array.from({ length: 300_000 }, (_, i) => ({
+      metadata: { name: `cm-${i}`, namespace: 'ns' },
+    }));
+    const oneAnswer: Transport = {
+      request: <T>() => Promise.resolve({ metadata: { resourceVersion: '7' }, items } as T),
+      stream: () => Promise.resolve(),
+      close: () => {},
+    };
+    const list = await new ResourceClient(oneAnswer, builtinKinds.ConfigMap).listAll({
+      resourceVersion: '0',
+    });
+    assert.equal(list.items.length, 300_000);
+    assert.equal(list.items[299_999]?.metadata?.name, 'cm-299999');
+    assert.equal(list.metadata.resourceVersion, '7');
+  });
 });
