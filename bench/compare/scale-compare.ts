@@ -233,6 +233,8 @@ function ratioed<R extends { side: Side }>(runs: readonly R[], pick: (r: R) => n
   const cr = of('controller-runtime');
   if (cr.length === 0) return { opGen };
   const controllerRuntime = summarize(cr);
+  // A 0 ms median (warm failover: the reconcile lands as the lease does) has no ratio.
+  if (controllerRuntime.median <= 0) return { opGen, controllerRuntime };
   return { opGen, controllerRuntime, ratio: opGen.median / controllerRuntime.median };
 }
 
