@@ -158,30 +158,28 @@ export function benchNodeArgs(): string[] {
   return fromEnv.split(' ').filter((a) => a !== '');
 }
 
-let operatorEntry: Promise<string> | undefined;
-/**
- * The operator file `operatorEntry` bundles: opGenOperatorEntry(file) bundles another bench operator
- * (e.g. bench/compare/op-gen-dependents-operator.mjs), once per process while the file stays the same.
- */
-let operatorEntryFile: string | undefined;
+const operatorEntries = new Map<string, Promise<string>>();
 
 /**
- * The op-gen bench operator as a scaffolded project's image runs it: bundled by `op-gen build`
- * (src/image-bundle) into a temporary folder, once per process. OP_GEN_BENCH_UNBUNDLED=1 runs
- * op-gen-operator.mjs on dist/ module by module instead (how the bench ran before `op-gen build`).
+ * A bench operator (`file`, relative to the repository; default bench/compare/op-gen-operator.mjs) as a scaffolded project's
+ * image runs it: bundled by `op-gen build` (src/image-bundle) into a temporary folder, once per process and
+ * file. OP_GEN_BENCH_UNBUNDLED=1 runs the file on dist/ module by module instead (how the bench ran
+ * before `op-gen build`).
  */
 export function opGenOperatorEntry(file = 'bench/compare/op-gen-operator.mjs'): Promise<string> {
   const source = join(ROOT, file);
   if (process.env.OP_GEN_BENCH_UNBUNDLED === '1') return Promise.resolve(source);
-  if (operatorEntryFile !== source) operatorEntry = undefined;
-  operatorEntryFile = source;
-  operatorEntry ??= (async () => {
-    const { buildManager } = await import('../../src/image-bundle/index.ts');
-    const out = mkdtempSync(join(tmpdir(), 'op-gen-bench-manager-'));
-    // The bundle lives as long as this bench process (one temporary folder per run, not per operator).
-    process.once('exit', () => rmSync(out, { recursive: true, force: true }));
-    await buildManager({ cwd: ROOT, entry: source, out });
-    return join(out, 'main.mjs');
-  })();
-  return operatorEntry;
+  let entry = operatorEntries.get(file);
+  if (!entry) {
+    entry = (async () => {
+      const { buildManager } = await import('../../src/image-bundle/index.ts');
+      const out = mkdtempSync(join(tmpdir(), 'op-gen-bench-manager-'));
+      // The bundle lives as long as this bench process (one temporary folder per run, not per operator).
+      process.once('exit', () => rmSync(out, { recursive: true, force: true }));
+      await buildManager({ cwd: ROOT, entry: source, out });
+      return join(out, 'main.mjs');
+    })();
+    operatorEntries.set(file, entry);
+  }
+  return entry;
 }

@@ -219,14 +219,19 @@ export class ResourceClient<T extends ObjectLike> {
     });
   }
 
-  /** Every page of a list, following `continue`. */
+  /**
+   * Every page of a list, following `continue`. Only the first page carries `resourceVersion`
+   * (client-go's pager clears it on the next pages: the continue token holds the list's version).
+   */
   async listAll(options: Omit<ListOptions, 'continue'> = {}): Promise<ObjectList<T>> {
-    const items: T[] = [];
     let page = await this.list({ limit: 500, ...options });
-    items.push(...page.items);
+    // A loop, not push(...items): one page may hold every object (a resourceVersion-0 list from the
+    // watch cache ignores the limit), and spreading 125,000 arguments overflows the stack.
+    const items: T[] = page.items;
+    const { resourceVersion: _first, ...next } = options;
     while (page.metadata.continue) {
-      page = await this.list({ limit: 500, ...options, continue: page.metadata.continue });
-      items.push(...page.items);
+      page = await this.list({ limit: 500, ...next, continue: page.metadata.continue });
+      for (const item of page.items) items.push(item);
     }
     return { ...page, items };
   }

@@ -35,9 +35,12 @@ class FakeListWatcher implements ListWatcher<ObjectLike> {
   listRv = '10';
   down = false;
   readonly sessions: WatchSession[] = [];
+  /** The options of every list, in order. */
+  readonly lists: (Omit<ListOptions, 'continue'> | undefined)[] = [];
   private readonly waiters: ((s: WatchSession) => void)[] = [];
 
-  async listAll(_options?: Omit<ListOptions, 'continue'>): Promise<ObjectList<ObjectLike>> {
+  async listAll(options?: Omit<ListOptions, 'continue'>): Promise<ObjectList<ObjectLike>> {
+    this.lists.push(options);
     await Promise.resolve();
     if (this.down) throw refused();
     return { metadata: { resourceVersion: this.listRv }, items: this.items.map((i) => structuredClone(i)) };
@@ -108,6 +111,23 @@ describe('Informer after a watch gap', () => {
     assert.equal(second.options.resourceVersion, '20', 'watches from the relist');
     assert.deepEqual(seen.sort(), ['add d', 'delete c', 'update a@1', 'update b@5']);
     assert.equal(informer.stats.relists, 1);
+    await informer.stop();
+  });
+
+  it('lists first from the watch cache (resourceVersion 0, in pages of 500), relists after 410 consistently', async () => {
+    const lw = new FakeListWatcher();
+    lw.items = [thing('a', '1')];
+    const { informer } = recordingInformer(lw, new FakeClock());
+    informer.start();
+    await informer.waitForSync();
+    const first = await lw.nextSession(0);
+    first.emit({ type: 'ERROR', object: { code: 410, message: 'too old resource version' } as ObjectLike });
+    await lw.nextSession(1);
+    assert.equal(lw.lists.length, 2);
+    assert.equal(lw.lists[0]?.resourceVersion, '0', 'the first list may be served from the cache');
+    assert.equal(lw.lists[0]?.limit, 500);
+    assert.equal(lw.lists[1]?.resourceVersion, undefined, 'a relist is a consistent read');
+    assert.equal(lw.lists[1]?.limit, 500);
     await informer.stop();
   });
 
