@@ -81,6 +81,14 @@ export interface DependentsRun {
    * (apiserver_request_duration_seconds sum / count), in ms.
    */
   readonly serverMsPerRequest: Record<string, number>;
+  /**
+   * kube-apiserver's own CPU time (/proc) from the first create until quiet: what the operator's
+   * requests (and the watches they fan out to) cost the server. serverMsPerRequest is wall time, which
+   * grows with the requests in flight and the machine's load at an unchanged cost.
+   */
+  readonly apiServerCpuSecondsToQuiet: number;
+  /** The operator's requests in flight on the server, on average until quiet (server seconds / wall seconds). */
+  readonly meanInFlightToQuiet: number;
   /** The operator restarted with nothing changed: every parent reconciled once more. */
   readonly steady: {
     /** From the start of the new process until every parent was reconciled and the queue was empty. */
@@ -280,6 +288,7 @@ async function runOnce(
     const watcher = await watchAllReady(cp.kubeConfig, BENCH_NAMESPACE, parents, readyTimeoutMs);
     const before = await apiServerCounts(transport);
     const secondsBefore = await apiServerSeconds(transport);
+    const apiServerCpuBefore = cpuSeconds(cp.apiServerPid ?? -1) ?? Number.NaN;
     const started = performance.now();
     await createBenchApps(cp.kubeConfig, BENCH_NAMESPACE, parents, CREATE_CONCURRENCY);
     const createdMs = performance.now() - started;
@@ -295,6 +304,8 @@ async function runOnce(
     progress(side, 'quiet');
     const cpuSecondsToQuiet = cpuSeconds(op.process.pid!) ?? Number.NaN;
     const atQuiet = await apiServerCounts(transport);
+    const quietMs = performance.now() - started;
+    const apiServerCpuSecondsToQuiet = (cpuSeconds(cp.apiServerPid ?? -1) ?? Number.NaN) - apiServerCpuBefore;
     const served = requestsBetween(secondsBefore, await apiServerSeconds(transport)).byRequest;
     const requestsToQuiet = requestsBetween(before, atQuiet);
     const serverMsPerRequest = Object.fromEntries(
@@ -335,6 +346,8 @@ async function runOnce(
       reconcileErrorsToQuiet,
       meanReconcileMs,
       serverMsPerRequest,
+      apiServerCpuSecondsToQuiet,
+      meanInFlightToQuiet: +(Object.values(served).reduce((a, b) => a + b, 0) / (quietMs / 1000)).toFixed(2),
       steady: {
         ms: steadyDone - steadyStart,
         cpuSeconds: steadyCpu,
@@ -347,7 +360,9 @@ async function runOnce(
         ` (quiet ${cpuSecondsToQuiet.toFixed(1)} s), writes ${run.requestsToQuiet.writes}, reads ${run.requestsToQuiet.reads},` +
         ` reconciles ${reconcilesToQuiet} (errors ${reconcileErrorsToQuiet}, mean ${meanReconcileMs.toFixed(1)} ms); steady: ${run.steady.ms.toFixed(0)} ms,` +
         ` CPU ${steadyCpu.toFixed(1)} s, writes ${run.steady.requests.writes}, reads ${run.steady.requests.reads};` +
-        ` API server ms per request ${JSON.stringify(serverMsPerRequest)}`,
+        ` API server ms per request ${JSON.stringify(serverMsPerRequest)}, kube-apiserver CPU to quiet` +
+        ` ${apiServerCpuSecondsToQuiet.toFixed(1)} s (${((apiServerCpuSecondsToQuiet * 1000) / run.requestsToQuiet.writes).toFixed(2)} ms per write),` +
+        ` ${run.meanInFlightToQuiet} requests in flight on average`,
     );
     return run;
   } finally {
