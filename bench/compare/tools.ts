@@ -54,9 +54,12 @@ export function goOperator(): string | undefined {
 export function goProgram(dir: string, what: string): string | undefined {
   const src = join(ROOT, 'bench/compare', dir);
   const hash = createHash('sha256');
-  // Files only: a program may hold another program's package in a folder (go-lookup/priority).
-  const files = readdirSync(src, { withFileTypes: true }).filter((e) => e.isFile());
-  for (const f of files.map((e) => e.name).sort()) hash.update(f).update(readFileSync(join(src, f)));
+  // Files only: a program may hold another program's package in a folder (go-lookup/priority). The
+  // BenchApp kind the operators share (go-benchapp, a local module) is part of every program's hash.
+  for (const folder of [src, join(ROOT, 'bench/compare/go-benchapp')]) {
+    const files = readdirSync(folder, { withFileTypes: true }).filter((e) => e.isFile());
+    for (const f of files.map((e) => e.name).sort()) hash.update(f).update(readFileSync(join(folder, f)));
+  }
   const bin = join(cacheBin, `op-gen-bench-${dir.replaceAll('/', '-')}-${hash.digest('hex').slice(0, 12)}`);
   if (existsSync(bin)) return bin;
   if (!hasGo()) return undefined;

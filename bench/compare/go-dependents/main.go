@@ -27,8 +27,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/tools/record"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -36,61 +34,15 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+
+	"op-gen.local/bench/benchapp"
 )
 
-var groupVersion = schema.GroupVersion{Group: "bench.op-gen.dev", Version: "v1"}
+// The BenchApp kind, shared with the other controller-runtime bench operators (go-benchapp).
+var groupVersion = benchapp.GroupVersion
 
-type BenchAppSpec struct {
-	Image    string `json:"image"`
-	Replicas int32  `json:"replicas"`
-}
-
-type BenchAppStatus struct {
-	Conditions []metav1.Condition `json:"conditions,omitempty"`
-}
-
-type BenchApp struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitempty"`
-	Spec              BenchAppSpec   `json:"spec,omitempty"`
-	Status            BenchAppStatus `json:"status,omitempty"`
-}
-
-type BenchAppList struct {
-	metav1.TypeMeta `json:",inline"`
-	metav1.ListMeta `json:"metadata,omitempty"`
-	Items           []BenchApp `json:"items"`
-}
-
-func (in *BenchApp) DeepCopyInto(out *BenchApp) {
-	*out = *in
-	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
-	if in.Status.Conditions != nil {
-		out.Status.Conditions = make([]metav1.Condition, len(in.Status.Conditions))
-		for i := range in.Status.Conditions {
-			in.Status.Conditions[i].DeepCopyInto(&out.Status.Conditions[i])
-		}
-	}
-}
-
-func (in *BenchApp) DeepCopyObject() runtime.Object {
-	out := new(BenchApp)
-	in.DeepCopyInto(out)
-	return out
-}
-
-func (in *BenchAppList) DeepCopyObject() runtime.Object {
-	out := new(BenchAppList)
-	*out = *in
-	in.ListMeta.DeepCopyInto(&out.ListMeta)
-	if in.Items != nil {
-		out.Items = make([]BenchApp, len(in.Items))
-		for i := range in.Items {
-			in.Items[i].DeepCopyInto(&out.Items[i])
-		}
-	}
-	return out
-}
+type BenchApp = benchapp.BenchApp
+type BenchAppList = benchapp.BenchAppList
 
 type reconciler struct {
 	client.Client
@@ -328,10 +280,7 @@ func main() {
 	flag.Parse()
 	ctrl.SetLogger(zap.New(zap.UseDevMode(false)))
 
-	scheme := runtime.NewScheme()
-	_ = clientgoscheme.AddToScheme(scheme)
-	scheme.AddKnownTypes(groupVersion, &BenchApp{}, &BenchAppList{})
-	metav1.AddToGroupVersion(scheme, groupVersion)
+	scheme := benchapp.NewScheme()
 
 	cfg := ctrl.GetConfigOrDie()
 	// No client-side rate limit, as go-operator (the op-gen client has none).

@@ -67,3 +67,7 @@ require (
 	sigs.k8s.io/structured-merge-diff/v6 v6.3.0 // indirect
 	sigs.k8s.io/yaml v1.6.0 // indirect
 )
+
+require op-gen.local/bench/benchapp v0.0.0
+
+replace op-gen.local/bench/benchapp => ../go-benchapp

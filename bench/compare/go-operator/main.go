@@ -14,60 +14,21 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+
+	"op-gen.local/bench/benchapp"
 )
 
-var groupVersion = schema.GroupVersion{Group: "bench.op-gen.dev", Version: "v1"}
+// The BenchApp kind, shared with the other controller-runtime bench operators (go-benchapp).
+var groupVersion = benchapp.GroupVersion
 
-type BenchAppSpec struct {
-	Image    string `json:"image"`
-	Replicas int32  `json:"replicas"`
-}
-
-type BenchAppStatus struct {
-	Conditions []metav1.Condition `json:"conditions,omitempty"`
-}
-
-type BenchApp struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitempty"`
-	Spec              BenchAppSpec   `json:"spec,omitempty"`
-	Status            BenchAppStatus `json:"status,omitempty"`
-}
-
-type BenchAppList struct {
-	metav1.TypeMeta `json:",inline"`
-	metav1.ListMeta `json:"metadata,omitempty"`
-	Items           []BenchApp `json:"items"`
-}
-
-func (in *BenchApp) DeepCopyInto(out *BenchApp) {
-	*out = *in
-	out.TypeMeta = in.TypeMeta
-	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
-	out.Spec = in.Spec
-	out.Status.Conditions = deepCopyConditions(in.Status.Conditions)
-}
-
-func (in *BenchApp) DeepCopyObject() runtime.Object {
-	out := new(BenchApp)
-	in.DeepCopyInto(out)
-	return out
-}
-
-func (in *BenchAppList) DeepCopyObject() runtime.Object {
-	out := new(BenchAppList)
-	*out = *in
-	in.ListMeta.DeepCopyInto(&out.ListMeta)
-	out.Items = deepCopyItems(in.Items, (*BenchApp).DeepCopyInto)
-	return out
-}
+type BenchApp = benchapp.BenchApp
+type BenchAppList = benchapp.BenchAppList
 
 type reconciler struct {
 	client.Client
