@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { JSONSchemaProps } from '../../../src/api-types/json-schema.ts';
 import { crdAroundSpec, type CrdObject } from '../../helpers/crds.ts';
+import { fuzzRuns } from '../../helpers/fuzz-runs.ts';
 import { defineKind } from '../../../src/client/kind.ts';
 import { ResourceClient } from '../../../src/client/resource-client.ts';
 import { Transport } from '../../../src/client/transport.ts';
@@ -19,7 +20,7 @@ import { controlPlaneSkip, startControlPlane, type ControlPlane } from '../../..
  * is created with a server-side dry run. op-gen must accept exactly what the server accepts. The
  * refusals found are listed in docs/generate-crd.md ("CEL rules and the API server").
  */
-const RUNS = Number(process.env.OP_GEN_FUZZ_RUNS ?? 80);
+const RUNS = fuzzRuns(80);
 const GROUP = 'celverdicts.example.com';
 
 const CrdKind = defineKind<{ metadata: { name: string } } & Record<string, unknown>>({

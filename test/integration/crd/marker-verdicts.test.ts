@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { JSONSchemaProps } from '../../../src/api-types/json-schema.ts';
 import { crdAroundSpec, type CrdObject } from '../../helpers/crds.ts';
+import { fuzzRuns } from '../../helpers/fuzz-runs.ts';
 import { main } from '../../../src/cli/main.ts';
 import { defineKind } from '../../../src/client/kind.ts';
 import { ResourceClient } from '../../../src/client/resource-client.ts';
@@ -208,7 +209,7 @@ function uncheckedSchema(c: Case): JSONSchemaProps {
  * type; op-gen must refuse every CRD the server refuses, and name file:line when it refuses. What op-gen
  * refuses beyond the server (unsatisfiable or pointless combinations) is printed, not asserted.
  */
-const PROPERTY_RUNS = Number(process.env.OP_GEN_FUZZ_RUNS ?? 100);
+const PROPERTY_RUNS = fuzzRuns(100);
 const DRAWN = [
   'minimum',
   'maximum',

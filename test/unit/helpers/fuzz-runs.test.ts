@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import {
@@ -123,5 +125,16 @@ describe('test/helpers/fuzz-runs.ts', () => {
     });
     assert.notEqual(r.status, 0, r.stdout);
     assert.match(r.stdout + r.stderr, /OP_GEN_FUZZ_RUNS="abc" is not a run count/);
+  });
+
+  it('no test reads OP_GEN_FUZZ_RUNS itself but to test for `all` (a Number(...) of it ran properties zero times)', () => {
+    const root = join(import.meta.dirname, '../../..');
+    const readers = readdirSync(join(root, 'test'), { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile() && e.name.endsWith('.ts'))
+      .map((e) => relative(root, join(e.parentPath, e.name)))
+      .filter((path) =>
+        /process\.env\.OP_GEN_FUZZ_RUNS\b(?! === 'all')/.test(readFileSync(join(root, path), 'utf8')),
+      );
+    assert.deepEqual(readers, []);
   });
 });

@@ -7,6 +7,9 @@ import { orderDependents } from '../../../../src/runtime/dependents/graph.ts';
 import { containsDesired } from '../../../../src/runtime/dependents/match.ts';
 import { defaultReady } from '../../../../src/runtime/dependents/readiness.ts';
 import { conditionType } from '../../../../src/runtime/dependents/status.ts';
+import { fuzzRuns } from '../../../helpers/fuzz-runs.ts';
+
+const KIND_RUNS = fuzzRuns(300);
 
 const cm = (name: string) =>
   dependent(builtinKinds.ConfigMap, { name, desired: () => ({ metadata: { name } }) });
@@ -191,9 +194,9 @@ describe('dependents: declarations, graph, matching and default readiness', () =
         mutated++;
         assert.ok(!containsDesired(desired, live), `changed at ${path.join('.')}`);
       }),
-      { numRuns: Number(process.env.OP_GEN_FUZZ_RUNS ?? 300) },
+      { numRuns: KIND_RUNS },
     );
-    assert.equal(runs, Number(process.env.OP_GEN_FUZZ_RUNS ?? 300));
+    assert.equal(runs, KIND_RUNS);
     assert.ok(mutated > runs / 2, `a leaf changed in ${mutated} of ${runs} runs`);
   });
 });
