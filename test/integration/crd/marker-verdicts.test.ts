@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { JSONSchemaProps } from '../../../src/api-types/json-schema.ts';
 import { crdAroundSpec, type CrdObject } from '../../helpers/crds.ts';
 import { fuzzRuns } from '../../helpers/fuzz-runs.ts';
+import { sink } from '../../helpers/io.ts';
 import { main } from '../../../src/cli/main.ts';
 import { defineKind } from '../../../src/client/kind.ts';
 import { ResourceClient } from '../../../src/client/resource-client.ts';
@@ -317,17 +317,26 @@ function crdFor(plural: string, field: JSONSchemaProps): CrdObject {
   });
 }
 
-function sink(): { stream: Writable; text: () => string } {
-  const chunks: string[] = [];
-  return {
-    stream: new Writable({
-      write(chunk: Buffer, _enc, done) {
-        chunks.push(chunk.toString());
-        done();
-      },
-    }),
-    text: () => chunks.join(''),
-  };
+/** generate crd on a project of its own under `root/name` whose one API file holds case `c`. */
+async function generateCase(
+  root: string,
+  name: string,
+  c: Case,
+): Promise<{ project: string; code: number; err: string }> {
+  const project = join(root, name);
+  const dir = join(project, 'src/api/things/v1');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, 'groupversion.ts'),
+    `export const groupVersion = { group: '${GROUP}', version: 'v1' } as const;\n`,
+  );
+  writeFileSync(join(dir, 'types.ts'), typesFile(c));
+  const err = sink();
+  const code = await main(['generate', 'crd', '--cwd', project], {
+    stdout: sink().stream,
+    stderr: err.stream,
+  });
+  return { project, code, err: err.text() };
 }
 
 describe(
@@ -350,19 +359,7 @@ describe(
     const counts = { serverRefused: 0, unsatisfiable: 0, bothAccept: 0, defaultsApplied: 0 };
     for (const [i, c] of CASES.entries()) {
       it(c.name, async () => {
-        const project = join(root, String(i));
-        const dir = join(project, 'src/api/things/v1');
-        mkdirSync(dir, { recursive: true });
-        writeFileSync(
-          join(dir, 'groupversion.ts'),
-          `export const groupVersion = { group: '${GROUP}', version: 'v1' } as const;\n`,
-        );
-        writeFileSync(join(dir, 'types.ts'), typesFile(c));
-        const err = sink();
-        const code = await main(['generate', 'crd', '--cwd', project], {
-          stdout: sink().stream,
-          stderr: err.stream,
-        });
+        const { project, code, err } = await generateCase(root, String(i), c);
         const opGenAccepts = code === 0;
 
         const plural = `case${i}`;
@@ -375,11 +372,11 @@ describe(
           serverAccepts = false;
           serverSays = e instanceof Error ? e.message : String(e);
         }
-        const context = `op-gen exit ${code}: ${err.text()}\nserver: ${serverSays}\nschema: ${JSON.stringify(field)}`;
+        const context = `op-gen exit ${code}: ${err}\nserver: ${serverSays}\nschema: ${JSON.stringify(field)}`;
         if (!serverAccepts) {
           counts.serverRefused++;
           assert.equal(opGenAccepts, false, `the API server refuses this CRD; op-gen must too\n${context}`);
-          assert.match(err.text(), /types\.ts:\d+: /, 'the refusal names file:line');
+          assert.match(err, /types\.ts:\d+: /, 'the refusal names file:line');
           return;
         }
         if (c.unsatisfiable) {
@@ -389,7 +386,7 @@ describe(
             false,
             `no object can use this field (${c.unsatisfiable}); op-gen refuses\n${context}`,
           );
-          assert.match(err.text(), /types\.ts:\d+: /);
+          assert.match(err, /types\.ts:\d+: /);
           return;
         }
         counts.bothAccept++;
@@ -433,19 +430,7 @@ describe(
         fc.asyncProperty(markerCase, async (c) => {
           tally.runs++;
           const i = `p${n++}`;
-          const project = join(root, i);
-          const dir = join(project, 'src/api/things/v1');
-          mkdirSync(dir, { recursive: true });
-          writeFileSync(
-            join(dir, 'groupversion.ts'),
-            `export const groupVersion = { group: '${GROUP}', version: 'v1' } as const;\n`,
-          );
-          writeFileSync(join(dir, 'types.ts'), typesFile(c));
-          const err = sink();
-          const code = await main(['generate', 'crd', '--cwd', project], {
-            stdout: sink().stream,
-            stderr: err.stream,
-          });
+          const { code, err } = await generateCase(root, i, c);
           let field: JSONSchemaProps;
           try {
             field = uncheckedSchema(c);
@@ -453,7 +438,7 @@ describe(
             // A marker given twice: no schema to ask the server about; op-gen must refuse it.
             tally.malformed++;
             assert.notEqual(code, 0, `op-gen accepts a malformed marker set: ${c.markers.join(' ')}`);
-            assert.match(err.text(), /types\.ts:\d+: /);
+            assert.match(err, /types\.ts:\d+: /);
             return;
           }
           let serverSays = '';
@@ -462,16 +447,16 @@ describe(
           } catch (e) {
             serverSays = e instanceof Error ? e.message : String(e);
           }
-          const context = `${c.type} ${c.markers.join(' ')}\nop-gen exit ${code}: ${err.text()}\nserver: ${serverSays}`;
+          const context = `${c.type} ${c.markers.join(' ')}\nop-gen exit ${code}: ${err}\nserver: ${serverSays}`;
           if (code !== 0)
-            assert.match(err.text(), /types\.ts:\d+: /, `op-gen's refusal names file:line\n${context}`);
+            assert.match(err, /types\.ts:\d+: /, `op-gen's refusal names file:line\n${context}`);
           if (serverSays) {
             tally.serverRefused++;
             assert.notEqual(code, 0, `the API server refuses this CRD; op-gen must too\n${context}`);
           } else if (code === 0) tally.bothAccept++;
           else {
             tally.opGenStricter++;
-            const why = (/types\.ts:\d+: (?:[^:]+: )?(.*)/.exec(err.text())?.[1] ?? err.text()).slice(0, 90);
+            const why = (/types\.ts:\d+: (?:[^:]+: )?(.*)/.exec(err)?.[1] ?? err).slice(0, 90);
             if (!stricter.has(why)) stricter.set(why, `${c.type} ${c.markers.join(' ')}`);
           }
         }),
