@@ -5,7 +5,7 @@ import { connect, constants } from 'node:http2';
 import { randomUUID } from 'node:crypto';
 import { Transport } from '../../src/client/transport.ts';
 import { startControlPlane } from '../../src/testing/index.ts';
-import { apiServerRequests } from '../../test/helpers/prometheus-text.ts';
+import { apiServerRequestsOf } from '../../test/helpers/prometheus-text.ts';
 import { cpuSeconds } from './peak-rss.ts';
 
 const N = Number(process.argv[2] ?? 480);
@@ -81,18 +81,9 @@ try {
       s.end(body(name));
     });
   const sides = { h1: viaH1, h2: viaH2 } as const;
-  const applyTime = async () =>
-    (
-      await apiServerRequests(
-        h1,
-        (r) => r.verb === 'APPLY' && r.resource === 'configmaps',
-        'apiserver_request_duration_seconds_sum',
-      )
-    )['APPLY configmaps'] ?? 0;
-  const applyCount = async () =>
-    (await apiServerRequests(h1, (r) => r.verb === 'APPLY' && r.resource === 'configmaps'))[
-      'APPLY configmaps'
-    ] ?? 0;
+  const applyTime = () =>
+    apiServerRequestsOf(h1, 'APPLY', 'configmaps', 'apiserver_request_duration_seconds_sum');
+  const applyCount = () => apiServerRequestsOf(h1, 'APPLY', 'configmaps');
   for (let i = 0; i < 40; i++) await Promise.all([viaH1(`w1-${i}`), viaH2(`w2-${i}`)]);
   const pid = cp.apiServerPid!;
   const perReq: Record<string, number[]> = { h1: [], h2: [] };

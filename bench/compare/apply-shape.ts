@@ -13,7 +13,7 @@ import type { TransportRequest } from '../../src/client/transport-types.ts';
 import { builtinKinds } from '../../src/runtime/builtin-kinds.ts';
 import { withSpecHash } from '../../src/runtime/spec-hash.ts';
 import { startControlPlane } from '../../src/testing/index.ts';
-import { apiServerRequests } from '../../test/helpers/prometheus-text.ts';
+import { apiServerRequestsOf } from '../../test/helpers/prometheus-text.ts';
 import { cpuSeconds } from './peak-rss.ts';
 
 const { values } = parseArgs({
@@ -116,18 +116,9 @@ try {
   console.log('op-gen request:', JSON.stringify(seen[0]));
   for (let i = 0; i < 20; i++) await Promise.all([opGen(-100 - i), goShaped(-100 - i), goNoop(i)]); // warm-up
 
-  const applyTime = async () =>
-    (
-      await apiServerRequests(
-        base,
-        (r) => r.verb === 'APPLY' && r.resource === 'configmaps',
-        'apiserver_request_duration_seconds_sum',
-      )
-    )['APPLY configmaps'] ?? 0;
-  const applyCount = async () =>
-    (await apiServerRequests(base, (r) => r.verb === 'APPLY' && r.resource === 'configmaps'))[
-      'APPLY configmaps'
-    ] ?? 0;
+  const applyTime = () =>
+    apiServerRequestsOf(base, 'APPLY', 'configmaps', 'apiserver_request_duration_seconds_sum');
+  const applyCount = () => apiServerRequestsOf(base, 'APPLY', 'configmaps');
   const sides = { opGen, goShaped, goNoop } as const;
   const names = Object.keys(sides) as (keyof typeof sides)[];
   const client: Record<string, number[]> = { opGen: [], goShaped: [], goNoop: [] };

@@ -77,6 +77,21 @@ export async function apiServerRequests(
   return counts;
 }
 
+/** One request kind's sample of `metric` (e.g. `APPLY configmaps`): apiServerRequests for one key. */
+export async function apiServerRequestsOf(
+  transport: Pick<Transport, 'request'>,
+  verb: string,
+  resource: string,
+  metric = 'apiserver_request_total',
+): Promise<number> {
+  const counts = await apiServerRequests(
+    transport,
+    (r) => r.verb === verb && r.resource === resource,
+    metric,
+  );
+  return counts[`${verb} ${resource}`] ?? 0;
+}
+
 /** What `after` counted beyond `before` (two apiServerRequests), and how many of it were writes. */
 export function requestsBetween(
   before: Readonly<Record<string, number>>,
