@@ -14,18 +14,12 @@ import {
 } from '@kubernetes/client-node';
 import { parse } from 'yaml';
 import { planRbac } from '../../../src/generate/rbac/generate-rbac.ts';
-import {
-  Manager,
-  ResourceClient,
-  Transport,
-  builtinKinds,
-  createLogger,
-  type ObjectLike,
-} from '../../../src/runtime/index.ts';
+import { ResourceClient, Transport, builtinKinds, type ObjectLike } from '../../../src/runtime/index.ts';
 import { controlPlaneSkip, startControlPlane, type ControlPlane } from '../../../src/testing/index.ts';
 import { setupMemcachedDependents } from '../../fixtures/runtime/memcached-dependents.ts';
 import { auditLog, type AuditLog } from './audit-log.ts';
 import { apply, eventually, installMemcachedCrd, manifestObjects, waitForDecision } from './cluster.ts';
+import { runMemcachedOperator } from './operator-run.ts';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const MANAGER_NS = 'memcached-operator-system';
@@ -135,50 +129,18 @@ describe(
     async function runOperator(
       name: string,
       until: (forbidden: string[]) => Promise<boolean>,
-    ): Promise<string[]> {
-      const forbidden: string[] = [];
-      const log: string[] = [];
-      const mgr = await Manager.create({
-        kubeConfig: sa,
-        metricsBindAddress: '0',
-        healthProbeBindAddress: '0',
-        handleSignals: false,
+    ): Promise<readonly string[]> {
+      const { forbidden } = await runMemcachedOperator({
+        sa,
+        admin: cp.kubeConfig,
+        namespace: APP_NS,
+        name,
         leaderElection: { enabled: false, id: 'dependents-operator' },
-        logger: createLogger({ level: 'error', write: (line) => log.push(line) }),
-        gracefulShutdownTimeoutMs: 2_000,
-        onResponse: (method, path, status) => {
-          if (status === 403) forbidden.push(`${method} ${path.split('?')[0]}`);
-        },
+        setup: setupMemcachedDependents,
+        until,
+        timeoutMs: 30_000,
       });
-      setupMemcachedDependents(mgr);
-      const running = mgr.start();
-      try {
-        await mgr.ready;
-        await custom().createNamespacedCustomObject({
-          group: 'cache.example.com',
-          version: 'v1alpha1',
-          namespace: APP_NS,
-          plural: 'memcacheds',
-          body: {
-            apiVersion: 'cache.example.com/v1alpha1',
-            kind: 'Memcached',
-            metadata: { name },
-            spec: { image: 'memcached:1.6', size: 2 },
-          },
-        });
-        try {
-          await eventually(`operator run ${name}`, () => until(forbidden), 30_000);
-        } catch (err) {
-          throw new Error(
-            `${(err as Error).message}; 403s: ${JSON.stringify(forbidden)}; manager log:\n${log.slice(-10).join('')}`,
-            { cause: err },
-          );
-        }
-        return forbidden;
-      } finally {
-        await mgr.stop();
-        await running;
-      }
+      return forbidden;
     }
 
     it('creates the Deployment and, once available, the Service; Ready with zero forbidden responses', async () => {

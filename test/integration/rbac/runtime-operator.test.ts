@@ -12,11 +12,11 @@ import {
 } from '@kubernetes/client-node';
 import { parse } from 'yaml';
 import { planRbac } from '../../../src/generate/rbac/generate-rbac.ts';
-import { Manager, createLogger } from '../../../src/runtime/index.ts';
 import { controlPlaneSkip, startControlPlane, type ControlPlane } from '../../../src/testing/index.ts';
 import { setupMemcachedController } from '../../fixtures/runtime/memcached-operator.ts';
 import { auditLog, type AuditLog } from './audit-log.ts';
-import { apply, eventually, installMemcachedCrd, manifestObjects, waitForDecision } from './cluster.ts';
+import { apply, installMemcachedCrd, manifestObjects, waitForDecision } from './cluster.ts';
+import { runMemcachedOperator } from './operator-run.ts';
 import { memcachedOperatorSources } from './memcached-operator-rbac.ts';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -107,52 +107,19 @@ describe(
       name: string,
       until: (run: OperatorRun) => Promise<boolean>,
     ): Promise<OperatorRun> {
-      const forbidden: string[] = [];
-      const log: string[] = [];
-      const mgr = await Manager.create({
-        kubeConfig: sa,
-        metricsBindAddress: '0',
-        healthProbeBindAddress: '0',
-        handleSignals: false,
+      const { value } = await runMemcachedOperator({
+        sa,
+        admin: cp.kubeConfig,
+        namespace: APP_NS,
+        name,
         leaderElection: { enabled: true, id: `memcached-operator-${name}`, namespace: MANAGER_NS },
-        logger: createLogger({ level: 'error', write: (line) => log.push(line) }),
-        gracefulShutdownTimeoutMs: 2_000,
-        onResponse: (method, path, status) => {
-          if (status === 403) forbidden.push(`${method} ${path.split('?')[0]}`);
+        setup: setupMemcachedController,
+        until: async (forbidden) => {
+          const run = { forbidden, ready: await readyStatus(name) };
+          return (await until(run)) ? run : undefined;
         },
       });
-      setupMemcachedController(mgr);
-      const running = mgr.start();
-      try {
-        await mgr.ready;
-        await custom().createNamespacedCustomObject({
-          group: 'cache.example.com',
-          version: 'v1alpha1',
-          namespace: APP_NS,
-          plural: 'memcacheds',
-          body: {
-            apiVersion: 'cache.example.com/v1alpha1',
-            kind: 'Memcached',
-            metadata: { name },
-            spec: { image: 'memcached:1.6', size: 2 },
-          },
-        });
-        try {
-          return await eventually(`operator run ${name}`, async () => {
-            const run = { forbidden, ready: await readyStatus(name) };
-            return (await until(run)) ? run : undefined;
-          });
-        } catch (err) {
-          throw new Error(
-            `${(err as Error).message}; 403s: ${JSON.stringify(forbidden)}; manager log:\n${log.slice(-10).join('')}`,
-            { cause: err },
-          );
-        }
-      } finally {
-        await mgr.stop();
-        // start() resolves once stopped; a rejection is a manager crash and fails the test.
-        await running;
-      }
+      return value;
     }
 
     /** The operator's event for the Memcached (the recorder writes asynchronously). */
