@@ -3,13 +3,29 @@
  * render` writes by default) a stream of JSON objects one after another. Blobs only: empty documents
  * are left out. A syntax error is one line naming the file and line.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { OpGenError } from '../errors.ts';
 import { readYamlDocuments } from '../shared/yaml-documents.ts';
 
 export function readCatalogFile(path: string, shown: string): unknown[] {
   const text = readFileSync(path, 'utf8');
   if (path.endsWith('.json')) return jsonStream(text, shown);
+  return yamlValues(text, shown);
+}
+
+/**
+ * The YAML documents of the file a flag names (`--from`, `--deprecations`), empty ones left out; a
+ * missing file is one line naming the flag, a YAML error one naming the file and line.
+ */
+export function readFlagYamlFile(cwd: string, flag: string, file: string): unknown[] {
+  const full = resolve(cwd, file);
+  if (!existsSync(full)) throw new OpGenError(`${flag} ${file}: no such file`);
+  return yamlValues(readFileSync(full, 'utf8'), file);
+}
+
+/** The values of `text`'s YAML documents, empty ones left out; `shown` names the file in errors. */
+function yamlValues(text: string, shown: string): unknown[] {
   return readYamlDocuments(
     text,
     (p) =>

@@ -1,15 +1,14 @@
 /** `op-gen catalog` and `op-gen catalog validate` as a library (docs/catalog.md). */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { emit } from '../generation/emit.ts';
 import type { GenerateResult } from '../generation/contract.ts';
 import { OpGenError } from '../errors.ts';
 import { ProblemsError } from '../shared/problems.ts';
 import { toYamlDocuments } from '../shared/yaml.ts';
-import { readYamlDocuments } from '../shared/yaml-documents.ts';
 import { validateCatalog, type CatalogBlob, type CatalogProblem, type DeprecationsBlob } from './declcfg.ts';
 import { readCatalogBundle, renderCatalog, type RenderOptions } from './render.ts';
-import { readCatalogFile } from './files.ts';
+import { readCatalogFile, readFlagYamlFile } from './files.ts';
 import { renderFromTemplate } from './template.ts';
 
 export { CATALOG_RULES, validateCatalog, type CatalogProblem, type CatalogRule } from './declcfg.ts';
@@ -57,16 +56,8 @@ export function generateCatalog(cwd: string, options: CatalogOptions): GenerateR
 
 /** The olm.deprecations blob of `--deprecations <file>` (one YAML document), its package filled in. */
 function readDeprecations(cwd: string, file: string, pkg: string): DeprecationsBlob {
-  const full = resolve(cwd, file);
-  if (!existsSync(full)) throw new OpGenError(`--deprecations ${file}: no such file`);
-  const docs = readYamlDocuments(
-    readFileSync(full, 'utf8'),
-    (p) =>
-      new OpGenError(
-        `${file}:${p.line}: YAML ${p.kind === 'syntax' ? 'syntax error' : 'error'}: ${p.message}`,
-      ),
-  ).filter((d) => d.value !== null && d.value !== undefined);
-  const value = docs[0]?.value as Record<string, unknown> | undefined;
+  const docs = readFlagYamlFile(cwd, '--deprecations', file);
+  const value = docs[0] as Record<string, unknown> | undefined;
   if (
     docs.length !== 1 ||
     typeof value !== 'object' ||

@@ -12,12 +12,10 @@
  *   `generateMajorChannels` (neither: minor, as opm), `defaultChannelTypePreference`; rendered by
  *   render.ts's semver template with the buckets the template gives.
  */
-import { readFileSync, existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { OpGenError } from '../errors.ts';
 import { ProblemsError } from '../shared/problems.ts';
-import { readYamlDocuments } from '../shared/yaml-documents.ts';
 import type { CatalogBlob } from './declcfg.ts';
+import { readFlagYamlFile } from './files.ts';
 import { bundleBlob, compareVersions, renderCatalog, SEMVER_BUCKETS, type CatalogBundle } from './render.ts';
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
@@ -30,16 +28,8 @@ export function renderFromTemplate(
   bundles: readonly CatalogBundle[],
   bundleImage: string,
 ): CatalogBlob[] {
-  const full = resolve(cwd, file);
-  if (!existsSync(full)) throw new OpGenError(`--from ${file}: no such file`);
-  const docs = readYamlDocuments(
-    readFileSync(full, 'utf8'),
-    (p) =>
-      new OpGenError(
-        `${file}:${p.line}: YAML ${p.kind === 'syntax' ? 'syntax error' : 'error'}: ${p.message}`,
-      ),
-  ).filter((d) => d.value !== null && d.value !== undefined);
-  const template = docs[0]?.value;
+  const docs = readFlagYamlFile(cwd, '--from', file);
+  const template = docs[0];
   if (docs.length !== 1 || !isRecord(template))
     throw new OpGenError(
       `--from ${file}: expected one YAML document, an opm template (olm.template.basic or olm.semver)`,
