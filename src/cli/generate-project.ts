@@ -1,12 +1,14 @@
 import type { Command } from 'commander';
 import { OpGenError } from '../errors.ts';
-import { PROJECT_GENERATORS } from '../generate/generator-names.ts';
+import { projectGenerators } from '../generate/generator-names.ts';
+import { readProjectFile } from '../project/project-file.ts';
 import { contextFor, type CommandIo } from './context.ts';
 import { reportResult } from './run-generator.ts';
 
 /**
- * `op-gen generate` with no subcommand: the project's generators (`crd`, `rbac`, `client`: what the
- * scaffold's `npm run generate` runs) in one process and one context, so the sources load once.
+ * `op-gen generate` with no subcommand (the scaffold's `npm run generate`): the project's generators
+ * (`crd`, `rbac`, `client`, and `webhook` once op-gen.yaml records webhooks) in one process and one
+ * context, so the sources load once.
  * A generator that fails stops the run (the ones before it have written); with `--check`, every
  * generator runs and the files out of date of all of them are reported together.
  */
@@ -19,9 +21,10 @@ export function withProjectGenerators(generate: Command, io: CommandIo): void {
       const ctx = contextFor(command, io);
       const check = flags.check === true;
       const { generate: run, runContext } = await import('../generate/registry.ts');
-      const shared = await runContext(PROJECT_GENERATORS, { cwd: ctx.cwd });
+      const names = projectGenerators(readProjectFile(ctx.cwd));
+      const shared = await runContext(names, { cwd: ctx.cwd });
       const outOfDate: string[] = [];
-      for (const name of PROJECT_GENERATORS) {
+      for (const name of names) {
         const result = await run(name, { cwd: ctx.cwd, check }, shared);
         try {
           reportResult(ctx, name, result, { check });

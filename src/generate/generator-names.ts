@@ -10,6 +10,7 @@ import type { GenerateHelmOptions } from './helm/generate.ts';
 import type { GenerateRbacOptions, RbacPlan } from './rbac/generate-rbac.ts';
 import type { GenerateTypesOptions } from './types/index.ts';
 import type { GenerateWebhookOptions, WebhookPlan } from './webhook/generate.ts';
+import type { ProjectFile } from '../project/project-file.ts';
 import { GENERATOR_NAMES, type GeneratorName } from './generator-ids.ts';
 
 /** Each generator's options, by name. */
@@ -42,8 +43,8 @@ export type DefaultsGeneratorName = {
 }[GeneratorName];
 
 /**
- * What a project generates from its sources, in order: `op-gen generate` with no subcommand, the
- * scaffold's `npm run generate`, and what `create api` runs after writing a kind.
+ * What every project generates from its sources, in order: what `create api` runs after writing a
+ * kind, and the start of `op-gen generate` with no subcommand (the scaffold's `npm run generate`).
  */
 export const PROJECT_GENERATORS: readonly DefaultsGeneratorName[] = ['crd', 'rbac', 'client'];
 
@@ -52,6 +53,16 @@ export const AFTER_CREATE_API: readonly DefaultsGeneratorName[] = PROJECT_GENERA
 
 /** The generators `create webhook` runs after writing the handlers. */
 export const AFTER_CREATE_WEBHOOK: readonly DefaultsGeneratorName[] = ['webhook'];
+
+/**
+ * What `op-gen generate` (no subcommand) runs in `project`: {@link PROJECT_GENERATORS}, then
+ * `webhook` once op-gen.yaml records a kind with webhooks (`create webhook` records them), so one
+ * process and one load of the sources write everything the project's sources generate.
+ */
+export function projectGenerators(project: ProjectFile | undefined): readonly DefaultsGeneratorName[] {
+  const webhooks = project?.resources.some((r) => r.webhooks !== undefined) === true;
+  return webhooks ? [...PROJECT_GENERATORS, ...AFTER_CREATE_WEBHOOK] : PROJECT_GENERATORS;
+}
 
 export function isGeneratorName(name: string): name is GeneratorName {
   return (GENERATOR_NAMES as readonly string[]).includes(name);

@@ -113,7 +113,12 @@ function enableInDefault(text: string, file: string): string {
   return doc.toString({ lineWidth: 0, indent: 2, indentSeq: true });
 }
 
-/** `npm run generate` runs `op-gen generate webhook` too. */
+/**
+ * `npm run generate` runs `op-gen generate webhook` too. The scaffold's script, `op-gen generate`,
+ * already does once op-gen.yaml records the webhook (projectGenerators); a script that names each
+ * generator (scaffolded before the script became `op-gen generate`, or written by hand) gets
+ * `&& op-gen generate webhook`.
+ */
 function withGenerateWebhook(text: string, file: string): string {
   let pkg: { scripts?: Record<string, string> };
   try {
@@ -125,6 +130,7 @@ function withGenerateWebhook(text: string, file: string): string {
   }
   const script = pkg.scripts?.generate;
   if (script === undefined || script.includes('generate webhook')) return text;
+  if (script.split('&&').some((step) => /^(npx )?op-gen generate$/.test(step.trim()))) return text;
   pkg.scripts = { ...pkg.scripts, generate: `${script} && op-gen generate webhook` };
   return `${JSON.stringify(pkg, null, 2)}\n`;
 }

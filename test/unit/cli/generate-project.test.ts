@@ -71,6 +71,28 @@ describe('op-gen generate (no subcommand): crd, rbac and client in one run', () 
     assert.match(stale.out, /^9 RBAC file\(s\) up to date$/m);
   });
 
+  it('runs generate webhook too once op-gen.yaml records webhooks, still loading the sources once', async () => {
+    const file = join(project, 'op-gen.yaml');
+    const original = readFileSync(file, 'utf8');
+    try {
+      // What `create webhook` records; the project has no @webhook markers, so the generator plans
+      // its (empty) outputs: this checks that `op-gen generate` runs it, not what it writes.
+      writeFileSync(
+        file,
+        original.replace(/controller: true\n/, 'controller: true\n    webhooks:\n      defaulting: true\n'),
+      );
+      assert.notEqual(readFileSync(file, 'utf8'), original);
+      const programs = programsCreated();
+      const r = await run('--cwd', project, 'generate', '--check');
+      assert.equal(programsCreated() - programs, 1);
+      assert.match(r.out, /^0 webhook file\(s\) up to date$/m);
+    } finally {
+      writeFileSync(file, original);
+    }
+    const without = await run('--cwd', project, 'generate', '--check');
+    assert.doesNotMatch(`${without.out}${without.err}`, /webhook/);
+  });
+
   it('rejects a word that names no generator as an unknown command, with the closest one', async () => {
     const r = await run('--cwd', project, 'generate', 'crdd');
     assert.equal(r.code, 2);
