@@ -22,30 +22,32 @@ export function orphanDocComments(text: string): OrphanDocComment[] {
   const n = text.length;
   /** The doc comments not yet known to be followed by a declaration. */
   let pending: { start: number; line: number; trailing: boolean; tags: string[] }[] = [];
-  const settle = (next: string | undefined): void => {
+  /** `next`: the code character after the pending comments (`}` is 125), or -1 at the end. */
+  const settle = (next: number): void => {
     for (const c of pending) {
-      if (c.trailing || next === undefined || next === '}')
+      if (c.trailing || next === -1 || next === 125)
         if (c.tags.length > 0) out.push({ line: c.line, offset: c.start, tags: c.tags });
     }
     pending = [];
   };
+  // Character codes: \n 10, \t 9, \r 13, space 32, / 47, * 42, ' 39, " 34, ` 96, \\ 92.
   while (i < n) {
-    const ch = text[i] ?? '';
-    if (ch === '\n') {
+    const ch = text.charCodeAt(i);
+    if (ch === 10) {
       line++;
       codeOnLine = false;
       i++;
       continue;
     }
-    if (ch === ' ' || ch === '\t' || ch === '\r') {
+    if (ch === 32 || ch === 9 || ch === 13) {
       i++;
       continue;
     }
-    if (ch === '/' && text[i + 1] === '/') {
-      while (i < n && text[i] !== '\n') i++;
+    if (ch === 47 && text.charCodeAt(i + 1) === 47) {
+      while (i < n && text.charCodeAt(i) !== 10) i++;
       continue;
     }
-    if (ch === '/' && text[i + 1] === '*') {
+    if (ch === 47 && text.charCodeAt(i + 1) === 42) {
       const end = text.indexOf('*/', i + 2);
       const stop = end < 0 ? n : end + 2;
       const body = text.slice(i, stop);
@@ -53,18 +55,20 @@ export function orphanDocComments(text: string): OrphanDocComment[] {
         const tags = [...body.matchAll(/(?:^|[\s*])@([A-Za-z][\w:.-]*)/g)].map((m) => m[1] ?? '');
         pending.push({ start: i, line, trailing: codeOnLine, tags });
       }
-      for (let j = i; j < stop; j++) if (text[j] === '\n') line++;
+      for (let j = i; j < stop; j++) if (text.charCodeAt(j) === 10) line++;
       i = stop;
       continue;
     }
     // Code: the comments before it either document it or are trailing comments of the code before.
-    settle(ch);
+    // (Most code has none pending: no call, no allocation.)
+    if (pending.length > 0) settle(ch);
     codeOnLine = true;
-    if (ch === "'" || ch === '"' || ch === '`') {
+    if (ch === 39 || ch === 34 || ch === 96) {
       i++;
-      while (i < n && text[i] !== ch) {
-        if (text[i] === '\\') i++;
-        else if (text[i] === '\n') line++;
+      while (i < n && text.charCodeAt(i) !== ch) {
+        const c = text.charCodeAt(i);
+        if (c === 92) i++;
+        else if (c === 10) line++;
         i++;
       }
       i++;
@@ -72,6 +76,6 @@ export function orphanDocComments(text: string): OrphanDocComment[] {
     }
     i++;
   }
-  settle(undefined);
+  settle(-1);
   return out;
 }
