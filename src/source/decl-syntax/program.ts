@@ -58,6 +58,8 @@ interface FileScope {
   readonly values: Map<string, ConstDecl | EnumDecl>;
   /** local name → module and exported name. */
   readonly imports: Map<string, { module: string; name: string }>;
+  /** Type names resolved so far (a name resolves the same wherever it is written in the file). */
+  readonly resolved: Map<string, Resolved>;
 }
 
 /**
@@ -108,6 +110,12 @@ export class DeclProgram {
   /** The declaration or helper a type name in `file` stands for. */
   resolveType(file: DeclFile, name: string, at: number): Resolved {
     const scope = this.#scope(file);
+    let resolved = scope.resolved.get(name);
+    if (!resolved) scope.resolved.set(name, (resolved = this.#resolveType(scope, file, name, at)));
+    return resolved;
+  }
+
+  #resolveType(scope: FileScope, file: DeclFile, name: string, at: number): Resolved {
     const local = scope.types.get(name);
     if (local) {
       const opGen = this.isOpGen(file);
@@ -322,7 +330,7 @@ function scopeOf(file: DeclFile): FileScope {
   }
   // A file with no import or export is a script: its declarations are global, merged across files.
   if (!isModule) throw new Declined(file.fileName, 'a file with no import or export (a global script)');
-  return { types, values, imports };
+  return { types, values, imports, resolved: new Map() };
 }
 
 /** Every type node in a type, depth first (for name checks and literal collection). */
