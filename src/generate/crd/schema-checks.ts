@@ -112,7 +112,8 @@ const COUNTS: readonly (keyof JSONSchemaProps)[] = [
 /** Bounds no value satisfies, counts that are not whole numbers ≥ 0, `multipleOf` ≤ 0, a pattern RE2 refuses. */
 export function constraintProblems(node: JSONSchemaProps): ConstraintProblem[] {
   const out: ConstraintProblem[] = [];
-  for (const key of COUNTS) {
+  for (let i = 0; i < COUNTS.length; i++) {
+    const key = COUNTS[i]!;
     const v = node[key];
     if (typeof v === 'number' && (!Number.isInteger(v) || v < 0))
       out.push({
@@ -127,7 +128,8 @@ export function constraintProblems(node: JSONSchemaProps): ConstraintProblem[] {
       message: `multipleOf ${node.multipleOf} must be greater than 0`,
       fix: 'Give a positive number',
     });
-  for (const [lo, hi, what] of PAIRS) {
+  for (let i = 0; i < PAIRS.length; i++) {
+    const [lo, hi, what] = PAIRS[i]!;
     const min = node[lo];
     const max = node[hi];
     if (typeof min !== 'number' || typeof max !== 'number') continue;

@@ -85,6 +85,12 @@ const SCALARS: Readonly<Record<'string' | 'number' | 'boolean', ModelType>> = {
 };
 /** No alias layers (the common case; shared). */
 const NO_ALIASES: readonly Documented[] = [];
+/** A field typed `string`, `number` or `boolean`. */
+const KEYWORD_USES: Readonly<Record<'string' | 'number' | 'boolean', TypeUse>> = {
+  string: { aliases: NO_ALIASES, nullable: false, type: SCALARS.string },
+  number: { aliases: NO_ALIASES, nullable: false, type: SCALARS.number },
+  boolean: { aliases: NO_ALIASES, nullable: false, type: SCALARS.boolean },
+};
 
 /** String literal values TypeScript's checker creates before it reads any source (their order in an enum would differ). */
 const PRE_CREATED_LITERALS = new Set([
@@ -161,6 +167,8 @@ class SyntaxReader {
   readonly #docs = new Map<DeclFile, Map<number, Documented>>();
   readonly #display = new Map<DeclFile, string>();
   readonly #builtinKeys = new Map<string, object>();
+  /** Uses of a shared model type written without alias or `| null` (one per type). */
+  readonly #plainUses = new Map<ModelType, TypeUse>();
   /** op-gen's tagged scalars, resolved and as model types (one object each per format). */
   readonly #formats = new Map<string, { readonly typed: Typed; readonly type: ModelType }>();
 
@@ -630,11 +638,13 @@ class SyntaxReader {
       node = resolved.decl.type;
       file = resolved.file;
     }
-    return {
-      aliases: aliases ?? NO_ALIASES,
-      nullable: typed.nullable,
-      type: this.#modelType(typed.shape, element),
-    };
+    const type = this.#modelType(typed.shape, element);
+    if (aliases || typed.nullable || type.t === 'array' || type.t === 'enum')
+      return { aliases: aliases ?? NO_ALIASES, nullable: typed.nullable, type };
+    // Written plainly (no alias, not nullable): one use per type, as the type is one object.
+    let use = this.#plainUses.get(type);
+    if (!use) this.#plainUses.set(type, (use = { aliases: NO_ALIASES, nullable: false, type }));
+    return use;
   }
 
   #modelType(shape: Shape, element: { node: TypeNode; file: DeclFile } | undefined): ModelType {
@@ -710,7 +720,11 @@ class SyntaxReader {
 
   /** A field's type, as written and resolved. */
   fieldType(file: DeclFile, prop: PropertyMember): TypeUse {
-    return this.#use(this.#typed(file, prop.type, 0), prop.type, file);
+    const node = prop.type;
+    // `string`, `number`, `boolean` (most fields): no name to resolve, no alias to look through.
+    if (node.t === 'keyword' && (node.name === 'string' || node.name === 'number' || node.name === 'boolean'))
+      return KEYWORD_USES[node.name];
+    return this.#use(this.#typed(file, node, 0), node, file);
   }
 
   /** A kind's metadata field: ObjectMeta, or decline. */
