@@ -3,6 +3,7 @@ import type { RE2JS } from 're2js';
 import type { JSONSchemaProps } from '../../api-types/json-schema.ts';
 import type { JsonValue } from '../../markers/types.ts';
 import { editDistance } from '../../markers/edit-distance.ts';
+import { inRe2Subset } from './re2-subset.ts';
 
 /**
  * What makes a CRD the API server refuses, or a field no object can set, checked on one schema node
@@ -141,7 +142,8 @@ export function constraintProblems(node: JSONSchemaProps): ConstraintProblem[] {
         fix: `Make ${lo} at most ${hi}`,
       });
   }
-  if (typeof node.pattern === 'string') {
+  // A pattern in the subset RE2 is known to accept needs no compiling (re2js is not even loaded).
+  if (typeof node.pattern === 'string' && !inRe2Subset(node.pattern)) {
     const re = compileRe2(node.pattern);
     if (typeof re === 'string')
       out.push({
