@@ -46,6 +46,33 @@ export function parseDocComment(
   startLine: number,
   options: DocCommentOptions = {},
 ): DocComment {
+  return oneLineDoc(comment) ?? parseDocCommentLines(comment, startLine, options);
+}
+
+/**
+ * A comment on one line without `@` or `+` (`/** The port to listen on. *\/`, most field docs of
+ * an API): no tag, no inline marker, no Go-form line, so its text is its description. What
+ * `parseDocCommentLines` makes of it, without splitting it into lines (a unit test holds the two to
+ * the same result).
+ */
+function oneLineDoc(comment: string): DocComment | undefined {
+  if (comment.includes('\n') || comment.includes('@') || comment.includes('+')) return undefined;
+  const text = comment
+    .replace(OPEN, '')
+    .replace(CLOSE, '')
+    .replace(LINE_PREFIX, '')
+    .replace(TRAILING_SPACE, '')
+    .trim();
+  // As normaliseDescription: a line `---` ends the description.
+  return { description: text === '---' ? '' : text, tags: [], inline: [], goForm: [] };
+}
+
+/** parseDocComment for any comment, line by line (exported for the test of `oneLineDoc`). */
+export function parseDocCommentLines(
+  comment: string,
+  startLine: number,
+  options: DocCommentOptions = {},
+): DocComment {
   const body = comment.replace(OPEN, '').replace(CLOSE, '');
   const lines = body.split('\n');
   const description: string[] = [];

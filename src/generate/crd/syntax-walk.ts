@@ -269,7 +269,9 @@ class SyntaxReader {
   checkNames(file: DeclFile): void {
     this.#program.checkImports(file);
     const checkType = (root: TypeNode): void => {
-      for (const node of typeNodes(root)) {
+      const nodes = typeNodes(root);
+      for (let i = 0; i < nodes.length; i++) {
+        const node = nodes[i]!;
         if (node.t === 'constValues') this.#constValues(file, node.name, node.start);
         if (node.t !== 'ref') continue;
         const resolved = this.#program.resolveType(file, node.name, node.start);

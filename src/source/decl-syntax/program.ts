@@ -333,27 +333,32 @@ function scopeOf(file: DeclFile): FileScope {
   return { types, values, imports, resolved: new Map() };
 }
 
-/** Every type node in a type, depth first (for name checks and literal collection). */
-export function* typeNodes(node: TypeNode): Generator<TypeNode> {
-  yield node;
+/**
+ * Every type node in a type, depth first (for name checks and literal collection). An array, not a
+ * generator: a recursive `yield*` re-yields every node through each level above it, and in a
+ * one-shot run each step allocates.
+ */
+export function typeNodes(node: TypeNode, into: TypeNode[] = []): TypeNode[] {
+  into.push(node);
   switch (node.t) {
     case 'paren':
     case 'readonly':
-      yield* typeNodes(node.type);
+      typeNodes(node.type, into);
       break;
     case 'array':
-      yield* typeNodes(node.element);
+      typeNodes(node.element, into);
       break;
     case 'ref':
-      for (const a of node.args ?? []) yield* typeNodes(a);
+      if (node.args) for (let i = 0; i < node.args.length; i++) typeNodes(node.args[i]!, into);
       break;
     case 'union':
-      for (const t of node.types) yield* typeNodes(t);
+      for (let i = 0; i < node.types.length; i++) typeNodes(node.types[i]!, into);
       break;
     case 'object':
-      for (const m of node.members) yield* typeNodes(m.type);
+      for (let i = 0; i < node.members.length; i++) typeNodes(node.members[i]!.type, into);
       break;
     default:
       break;
   }
+  return into;
 }
