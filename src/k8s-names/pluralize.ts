@@ -58,7 +58,10 @@ function flectPluralize(word: string): string {
   // flect treats a word that is a known acronym as upper case when it matches suffixes.
   const upper = word.toUpperCase();
   const matched = ACRONYMS.has(upper) ? upper : word;
-  for (const rule of RULES) {
+  // An indexed loop over the many rules: a one-shot run does not optimise this, where a `for...of`
+  // step allocates.
+  for (let i = 0; i < RULES.length; i++) {
+    const rule = RULES[i]!;
     if (!matched.endsWith(rule.suffix)) continue;
     if (rule.replacement === undefined) return word;
     if (matched !== word) {

@@ -26,6 +26,16 @@ const INLINE_TAG = /(?:^|\s)@([A-Za-z][\w:.-]*)/g;
 
 const TAG_LINE = /^@([A-Za-z][\w:.-]*)(?:\s+|$)/;
 
+// Patterns used per comment and per line, made once (a regular expression literal in a function
+// makes a new object each time it runs).
+const OPEN = /^\/\*\*/;
+const CLOSE = /\*\/$/;
+const LINE_PREFIX = /^\s*\*? ?/;
+const TRAILING_SPACE = /\s+$/;
+const BACKTICKED = /`[^`]*`/g;
+const QUOTED = /"(?:[^"\\]|\\.)*"/g;
+const BLANK_RUNS = /\n{3,}/g;
+
 /**
  * Splits a `/** ... *\/` comment into description and tags. `startLine` is the 1-based line of the
  * comment's first line in its file, so each tag knows its own line. Inside tags, `*\/` stands for star-slash. A tag starts only at the
@@ -36,7 +46,34 @@ export function parseDocComment(
   startLine: number,
   options: DocCommentOptions = {},
 ): DocComment {
-  const body = comment.replace(/^\/\*\*/, '').replace(/\*\/$/, '');
+  return oneLineDoc(comment) ?? parseDocCommentLines(comment, startLine, options);
+}
+
+/**
+ * A comment on one line without `@` or `+` (`/** The port to listen on. *\/`, most field docs of
+ * an API): no tag, no inline marker, no Go-form line, so its text is its description. What
+ * `parseDocCommentLines` makes of it, without splitting it into lines (a unit test holds the two to
+ * the same result).
+ */
+function oneLineDoc(comment: string): DocComment | undefined {
+  if (comment.includes('\n') || comment.includes('@') || comment.includes('+')) return undefined;
+  const text = comment
+    .replace(OPEN, '')
+    .replace(CLOSE, '')
+    .replace(LINE_PREFIX, '')
+    .replace(TRAILING_SPACE, '')
+    .trim();
+  // As normaliseDescription: a line `---` ends the description.
+  return { description: text === '---' ? '' : text, tags: [], inline: [], goForm: [] };
+}
+
+/** parseDocComment for any comment, line by line (exported for the test of `oneLineDoc`). */
+export function parseDocCommentLines(
+  comment: string,
+  startLine: number,
+  options: DocCommentOptions = {},
+): DocComment {
+  const body = comment.replace(OPEN, '').replace(CLOSE, '');
   const lines = body.split('\n');
   const description: string[] = [];
   const tags: { name: string; text: string[]; line: number }[] = [];
@@ -45,7 +82,7 @@ export function parseDocComment(
   let inFence = false;
   let afterGoForm = false;
   lines.forEach((rawLine, index) => {
-    const line = rawLine.replace(/^\s*\*? ?/, '').replace(/\s+$/, '');
+    const line = rawLine.replace(LINE_PREFIX, '').replace(TRAILING_SPACE, '');
     const trimmed = line.trim();
     if (trimmed.startsWith('```')) inFence = !inFence;
     if (!inFence && trimmed.startsWith('+') && options.isGoFormLine?.(trimmed)) {
@@ -56,8 +93,8 @@ export function parseDocComment(
     const match = inFence ? null : TAG_LINE.exec(trimmed);
     if (!inFence && trimmed.includes('@')) {
       const rest = (match ? trimmed.slice(match[0].length) : trimmed)
-        .replace(/`[^`]*`/g, '')
-        .replace(/"(?:[^"\\]|\\.)*"/g, '');
+        .replace(BACKTICKED, '')
+        .replace(QUOTED, '');
       for (const m of rest.matchAll(INLINE_TAG)) inline.push({ name: m[1] ?? '', line: startLine + index });
     }
     if (match) {
@@ -89,8 +126,5 @@ function normaliseDescription(lines: readonly string[]): string {
   const cut = lines.findIndex((l) => l.trim() === '---');
   const kept = cut < 0 ? lines : lines.slice(0, cut);
   // Keep paragraphs, drop runs of blank lines and leading/trailing blank lines.
-  return kept
-    .join('\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+  return kept.join('\n').replace(BLANK_RUNS, '\n\n').trim();
 }

@@ -14,6 +14,17 @@ export interface OrphanDocComment {
   readonly tags: readonly string[];
 }
 
+/** A doc comment not yet known to be followed by a declaration. */
+interface PendingDoc {
+  readonly start: number;
+  readonly line: number;
+  readonly trailing: boolean;
+  readonly tags: string[];
+}
+
+/** A `@tag` in a doc comment (at its start, after white space or a `*`). */
+const TAG = /(?:^|[\s*])@([A-Za-z][\w:.-]*)/g;
+
 export function orphanDocComments(text: string): OrphanDocComment[] {
   const out: OrphanDocComment[] = [];
   let line = 1;
@@ -21,50 +32,49 @@ export function orphanDocComments(text: string): OrphanDocComment[] {
   let i = 0;
   const n = text.length;
   /** The doc comments not yet known to be followed by a declaration. */
-  let pending: { start: number; line: number; trailing: boolean; tags: string[] }[] = [];
-  const settle = (next: string | undefined): void => {
-    for (const c of pending) {
-      if (c.trailing || next === undefined || next === '}')
-        if (c.tags.length > 0) out.push({ line: c.line, offset: c.start, tags: c.tags });
-    }
-    pending = [];
-  };
+  let pending: PendingDoc[] = [];
+  // Character codes: \n 10, \t 9, \r 13, space 32, / 47, * 42, ' 39, " 34, ` 96, \\ 92.
   while (i < n) {
-    const ch = text[i] ?? '';
-    if (ch === '\n') {
+    const ch = text.charCodeAt(i);
+    if (ch === 10) {
       line++;
       codeOnLine = false;
       i++;
       continue;
     }
-    if (ch === ' ' || ch === '\t' || ch === '\r') {
+    if (ch === 32 || ch === 9 || ch === 13) {
       i++;
       continue;
     }
-    if (ch === '/' && text[i + 1] === '/') {
-      while (i < n && text[i] !== '\n') i++;
+    if (ch === 47 && text.charCodeAt(i + 1) === 47) {
+      while (i < n && text.charCodeAt(i) !== 10) i++;
       continue;
     }
-    if (ch === '/' && text[i + 1] === '*') {
+    if (ch === 47 && text.charCodeAt(i + 1) === 42) {
       const end = text.indexOf('*/', i + 2);
       const stop = end < 0 ? n : end + 2;
       const body = text.slice(i, stop);
       if (body.startsWith('/**') && body !== '/**/') {
-        const tags = [...body.matchAll(/(?:^|[\s*])@([A-Za-z][\w:.-]*)/g)].map((m) => m[1] ?? '');
+        const tags = [...body.matchAll(TAG)].map((m) => m[1] ?? '');
         pending.push({ start: i, line, trailing: codeOnLine, tags });
       }
-      for (let j = i; j < stop; j++) if (text[j] === '\n') line++;
+      for (let j = i; j < stop; j++) if (text.charCodeAt(j) === 10) line++;
       i = stop;
       continue;
     }
     // Code: the comments before it either document it or are trailing comments of the code before.
-    settle(ch);
+    // (Most code has none pending: no call, no allocation.)
+    if (pending.length > 0) {
+      settle(pending, ch, out);
+      pending = [];
+    }
     codeOnLine = true;
-    if (ch === "'" || ch === '"' || ch === '`') {
+    if (ch === 39 || ch === 34 || ch === 96) {
       i++;
-      while (i < n && text[i] !== ch) {
-        if (text[i] === '\\') i++;
-        else if (text[i] === '\n') line++;
+      while (i < n && text.charCodeAt(i) !== ch) {
+        const c = text.charCodeAt(i);
+        if (c === 92) i++;
+        else if (c === 10) line++;
         i++;
       }
       i++;
@@ -72,6 +82,18 @@ export function orphanDocComments(text: string): OrphanDocComment[] {
     }
     i++;
   }
-  settle(undefined);
+  settle(pending, -1, out);
   return out;
+}
+
+/**
+ * The pending comments that document nothing go to `out`: trailing comments of code, and those
+ * `next` (the code character after them; `}` is 125, -1 the end of the file) shows end a block.
+ */
+function settle(pending: readonly PendingDoc[], next: number, out: OrphanDocComment[]): void {
+  for (let i = 0; i < pending.length; i++) {
+    const c = pending[i]!;
+    if (c.trailing || next === -1 || next === 125)
+      if (c.tags.length > 0) out.push({ line: c.line, offset: c.start, tags: c.tags });
+  }
 }

@@ -42,6 +42,13 @@ const DOCUMENT_MARKER = /^(%|---|\.\.\.)/m;
 const SIMPLE = /^[A-Za-z_/][A-Za-z0-9_./() ,=;'-]*[A-Za-z0-9_./)]$|^[A-Za-z_/]$/;
 const SIMPLE_NOT_PLAIN = /[:#]/;
 
+/** The tests a plain scalar starting with a letter can match: null, true, false, and `e5`-like floats. */
+const [NULL_TEST, TRUE_TEST, FALSE_TEST] = YAML11_IMPLICIT_TAG_TESTS as [RegExp, RegExp, RegExp];
+const LETTER_FLOAT = /^[eE][-+]?[0-9]+$/;
+const BOOL_OR_NULL_START = /^[nNyYtTfFoO]/;
+const OTHER_START = /^[~0-9+\-.<]/;
+const ARRAY_INDEX = /^(?:0|[1-9][0-9]*)$/;
+
 /** Thrown inside the writer when a value needs the `yaml` package. */
 class Unsupported {}
 const UNSUPPORTED = new Unsupported();
@@ -50,12 +57,17 @@ function readsAsOtherType(value: string): boolean {
   // Every test needs a first character of `~nNyYtTfFoOeE0-9+-.<` or the empty string; those starting
   // with a letter are null and the booleans (at most 5 characters) and YAML 1.1 floats with an
   // exponent and no mantissa (`E0`, `e-5`: the fuzz of random values found them written plain).
+  // (Indexed loops and module-level patterns: a one-shot run does not optimise this code, and there
+  // a `for...of` step or a regular expression literal allocates; `type` is every schema's key.)
   const c = value.charCodeAt(0);
-  const letter = (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-  if (letter && (value.length > 5 || !/^[nNyYtTfFoO]/.test(value)) && !/^[eE][-+]?[0-9]+$/.test(value))
-    return false;
-  if (!letter && value.length > 0 && !/^[~0-9+\-.<]/.test(value)) return false;
-  for (const test of YAML11_IMPLICIT_TAG_TESTS) if (test.test(value)) return true;
+  if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) {
+    if (LETTER_FLOAT.test(value)) return true;
+    if (value.length > 5 || !BOOL_OR_NULL_START.test(value)) return false;
+    return NULL_TEST.test(value) || TRUE_TEST.test(value) || FALSE_TEST.test(value);
+  }
+  if (value.length > 0 && !OTHER_START.test(value)) return false;
+  for (let i = 0; i < YAML11_IMPLICIT_TAG_TESTS.length; i++)
+    if ((YAML11_IMPLICIT_TAG_TESTS[i] as RegExp).test(value)) return true;
   return false;
 }
 
@@ -156,28 +168,47 @@ interface Writer {
 
 /** The entries that are written: undefined values are left out, as the `yaml` package does. */
 function entries(w: Writer, obj: Record<string, unknown>): string[] {
-  const keys = Object.keys(obj).filter((k) => obj[k] !== undefined);
+  let keys = Object.keys(obj);
+  for (let i = 0; i < keys.length; i++)
+    if (obj[keys[i]!] === undefined) {
+      keys = keys.filter((k) => obj[k] !== undefined);
+      break;
+    }
   if (!w.sortKeys) return keys;
   // sortKeysDeep inserts keys in sorted order into a new object, whose own key order puts integer
   // keys ("0", "12") first, numerically (the language's rule); Object.keys has them first already.
   let ints = 0;
   while (ints < keys.length && isArrayIndex(keys[ints]!)) ints++;
-  if (ints === 0) return keys.sort();
+  if (ints === 0) return sortStrings(keys);
   return [...keys.slice(0, ints), ...keys.slice(ints).sort()];
 }
 
-function isArrayIndex(k: string): boolean {
-  return /^(?:0|[1-9][0-9]*)$/.test(k) && Number(k) < 4294967295;
+/**
+ * `keys.sort()` (UTF-16 code unit order, as `<` compares strings), in place; a schema node has a
+ * handful of keys, which an insertion sort orders without the copy `Array.prototype.sort` makes.
+ */
+function sortStrings(keys: string[]): string[] {
+  if (keys.length > 16) return keys.sort();
+  for (let i = 1; i < keys.length; i++) {
+    const k = keys[i]!;
+    let j = i - 1;
+    while (j >= 0 && keys[j]! > k) {
+      keys[j + 1] = keys[j]!;
+      j--;
+    }
+    keys[j + 1] = k;
+  }
+  return keys;
 }
 
-function isEmptyCollection(value: unknown): string | undefined {
-  if (Array.isArray(value)) return value.length === 0 ? '[]' : undefined;
-  if (value !== null && typeof value === 'object') {
-    if (!isPlainObject(value)) throw UNSUPPORTED;
-    for (const k in value) if (Object.hasOwn(value, k) && value[k] !== undefined) return undefined;
-    return '{}';
-  }
-  return undefined;
+function isArrayIndex(k: string): boolean {
+  return ARRAY_INDEX.test(k) && Number(k) < 4294967295;
+}
+
+/** The entries of a map value (a plain object; anything else needs the `yaml` package). */
+function mapEntries(w: Writer, value: object): string[] {
+  if (!isPlainObject(value)) throw UNSUPPORTED;
+  return entries(w, value);
 }
 
 /** A non-empty map whose items are at `indent` (the first item is written where the caller is). */
@@ -199,31 +230,42 @@ function writeSeq(w: Writer, items: readonly unknown[], indent: string): void {
     w.out.push('-');
     const item = items[i];
     if (item === undefined) throw UNSUPPORTED;
-    const empty = isEmptyCollection(item);
-    if (empty !== undefined) w.out.push(' ', empty);
-    else if (Array.isArray(item)) {
-      w.out.push(' ');
-      writeSeq(w, item, child);
+    if (Array.isArray(item)) {
+      if (item.length === 0) w.out.push(' []');
+      else {
+        w.out.push(' ');
+        writeSeq(w, item, child);
+      }
     } else if (item !== null && typeof item === 'object') {
-      w.out.push(' ');
       const obj = item as Record<string, unknown>;
-      writeMap(w, obj, entries(w, obj), child);
+      const keys = mapEntries(w, obj);
+      if (keys.length === 0) w.out.push(' {}');
+      else {
+        w.out.push(' ');
+        writeMap(w, obj, keys, child);
+      }
     } else w.out.push(' ', scalar(item, child));
   }
 }
 
 /** The value of a map entry, after `key:`; `indent` is where a nested collection's items go. */
 function writeValueAfter(w: Writer, value: unknown, indent: string, space: string): void {
-  const empty = isEmptyCollection(value);
-  if (empty !== undefined) {
-    w.out.push(space, empty);
-  } else if (Array.isArray(value)) {
-    w.out.push('\n', indent);
-    writeSeq(w, value, indent);
+  // An empty collection is written `[]` or `{}` after the key (a map whose values are all undefined
+  // is empty: its entries leave those out).
+  if (Array.isArray(value)) {
+    if (value.length === 0) w.out.push(space, '[]');
+    else {
+      w.out.push('\n', indent);
+      writeSeq(w, value, indent);
+    }
   } else if (value !== null && typeof value === 'object') {
     const obj = value as Record<string, unknown>;
-    w.out.push('\n', indent);
-    writeMap(w, obj, entries(w, obj), indent);
+    const keys = mapEntries(w, obj);
+    if (keys.length === 0) w.out.push(space, '{}');
+    else {
+      w.out.push('\n', indent);
+      writeMap(w, obj, keys, indent);
+    }
   } else {
     w.out.push(space, scalar(value, indent));
   }

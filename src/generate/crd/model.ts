@@ -14,7 +14,7 @@ import { SchemaBuilder, type BuiltinSchemas, type WalkFindings } from './schema-
 import type { ApiModelKind } from '../../source/api-model.ts';
 import type { ModelKind } from '../../source/type-model.ts';
 import { loadTypeScript } from '../../source/typescript.ts';
-import { CheckerTypes } from './checker-types.ts';
+import type { CheckerTypes } from './checker-types.ts';
 import { buildKinds, type KindVersion } from './kind-schema.ts';
 
 /** One kind in one version, as found in the API sources, with the doc comments of its fields. */
@@ -92,6 +92,8 @@ export async function readCheckerTypes(options: ApiModelOptions): Promise<ApiTyp
     ? await import('./builtin-schemas.ts')
     : undefined; // the schema data loads only when used
   const builder = new SchemaBuilder(builtins);
+  // Loaded here: the syntax reader (syntax-walk.ts) reads most APIs, and then this is not needed.
+  const { CheckerTypes } = await import('./checker-types.ts');
   const types = new CheckerTypes(ts, api.checker, cwd, opGenTypesDir());
   const problems = builder.problems;
   const kinds: ModelKind[] = [];

@@ -22,6 +22,10 @@ export type FieldDoc = ApiField;
 export { QUANTITY_PATTERN } from './schema-markers.ts';
 export type { PendingCelRule } from './schema-markers.ts';
 
+/** No markers, no names (shared: most fields and types have none). */
+const NONE: readonly never[] = [];
+const NO_NAMES: ReadonlySet<string> = new Set();
+
 /** The doc comment of a field without a declaration. */
 const NO_DOC: DocComment = { description: '', tags: [], inline: [], goForm: [] };
 
@@ -106,11 +110,11 @@ export class SchemaBuilder {
   markers(
     documented: Documented | undefined,
     target: 'type' | 'field',
-  ): { doc: DocComment; markers: CrdMarker[]; unknown: RawTag[] } {
-    if (!documented) return { doc: NO_DOC, markers: [], unknown: [] };
+  ): { doc: DocComment; markers: readonly CrdMarker[]; unknown: readonly RawTag[] } {
+    if (!documented) return { doc: NO_DOC, markers: NONE, unknown: NONE };
     const { doc, file } = documented;
     if (doc.tags.length === 0 && doc.inline.length === 0 && doc.goForm.length === 0)
-      return { doc, markers: [], unknown: [] };
+      return { doc, markers: NONE, unknown: NONE };
     // Problems are recorded and the markers without one apply: the walk goes on to find the others.
     for (const problem of goFormProblems(doc, file)) this.problems.add(problem);
     const parsed = crdMarkers.parseAll(doc.tags, target, file, doc.inline, (p) => this.problems.add(p));
@@ -123,11 +127,19 @@ export class SchemaBuilder {
    */
   schemaFor(use: TypeUse, where: Where, fieldMarkers: readonly CrdMarker[] = []): JSONSchemaProps {
     // Markers and descriptions of type aliases the field is written with (`port: Port`).
-    const aliasLayers = use.aliases.length === 0 ? [] : use.aliases.map((a) => this.markers(a, 'type'));
-    let schema: JSONSchemaProps = { ...this.#baseSchema(use.type, where, fieldMarkers) };
+    const aliases = use.aliases;
+    const aliasLayers = aliases.length === 0 ? NONE : aliases.map((a) => this.markers(a, 'type'));
+    const type = use.type;
+    // A scalar's schema is made for this use; any other may be shared (an object type's is cached):
+    // markers apply to a copy.
+    let schema: JSONSchemaProps =
+      type.t === 'scalar' || type.t === 'format' || type.t === 'enum'
+        ? this.#typeSchema(type, where)
+        : { ...this.#baseSchema(type, where, fieldMarkers) };
     if (use.nullable) schema.nullable = true;
     // Innermost alias first, so outer aliases and the field override.
-    for (const layer of aliasLayers.reverse()) {
+    for (let i = aliasLayers.length - 1; i >= 0; i--) {
+      const layer = aliasLayers[i]!;
       if (layer.doc.description) schema.description = layer.doc.description;
       schema = this.applyMarkers(schema, layer.markers, where);
     }
@@ -154,6 +166,15 @@ export class SchemaBuilder {
       where,
       'has type `unknown`',
       'Write the real type, or `PreserveUnknownFields` (from op-gen) for free-form objects, or add @preserveUnknownFields',
+    );
+  }
+
+  /** A type met again while walking itself. */
+  #recursive(label: string, where: Where): Error {
+    return this.#unsupported(
+      where,
+      `is recursive (\`${label}\` contains itself)`,
+      'Structural schemas cannot be recursive: cut the cycle, e.g. with a `PreserveUnknownFields` field or a name reference',
     );
   }
 
@@ -221,12 +242,17 @@ export class SchemaBuilder {
     // While collecting docs (loadApiModel), every use is walked so every path gets its docs.
     const cached = this.fieldDocs ? undefined : this.#cache.get(key);
     if (cached) return cached;
-    return this.#notRecursive(key, type.t === 'object' ? type.label : () => type.t, where, () => {
+    // #notRecursive written out (no closure: this runs once per object type and use).
+    if (this.#inProgress.has(key)) throw this.#recursive(type.t === 'object' ? type.label() : type.t, where);
+    this.#inProgress.add(key);
+    try {
       const schema = this.#uncachedSchema(type, where);
       this.#cache.set(key, schema);
       this.origin(schema, where);
       return schema;
-    });
+    } finally {
+      this.#inProgress.delete(key);
+    }
   }
 
   #uncachedSchema(
@@ -247,13 +273,7 @@ export class SchemaBuilder {
 
   /** Walks `key` with it marked in progress: meeting it again below is a recursive type. */
   #notRecursive<T>(key: object, label: () => string, where: Where, walk: () => T): T {
-    if (this.#inProgress.has(key)) {
-      throw this.#unsupported(
-        where,
-        `is recursive (\`${label()}\` contains itself)`,
-        'Structural schemas cannot be recursive: cut the cycle, e.g. with a `PreserveUnknownFields` field or a name reference',
-      );
-    }
+    if (this.#inProgress.has(key)) throw this.#recursive(label(), where);
     this.#inProgress.add(key);
     try {
       return walk();
@@ -264,7 +284,7 @@ export class SchemaBuilder {
 
   #objectSchema(type: ModelObject, where: Where): JSONSchemaProps {
     const schema: JSONSchemaProps = { type: 'object' };
-    const typeMarkers = type.decl ? this.#typeDoc(type.decl, schema) : [];
+    const typeMarkers = type.decl ? this.#typeDoc(type.decl, schema) : NONE;
     // `x?: never` (TypeScript's way to forbid a field, e.g. in union members) has no JSON form: left out.
     const props = type.fields().filter((p) => !p.forbidden());
     const map = this.#mapValueSchema(type, props.length > 0, where);
@@ -274,7 +294,8 @@ export class SchemaBuilder {
     const properties: Record<string, JSONSchemaProps> = {};
     const required: string[] = [];
     const unionFields: MarkedUnionField[] = [];
-    for (const prop of props) {
+    for (let i = 0; i < props.length; i++) {
+      const prop = props[i]!;
       const result = this.fieldSchema(prop, where);
       properties[prop.name] = result.schema;
       if (result.required) required.push(prop.name);
@@ -293,7 +314,7 @@ export class SchemaBuilder {
    * An interface's or object type alias's doc comment: its description goes on `schema`, its
    * markers are returned (a kind marker on a type that is not a kind is an error).
    */
-  #typeDoc(decl: Documented & { readonly name: string }, schema: JSONSchemaProps): CrdMarker[] {
+  #typeDoc(decl: Documented & { readonly name: string }, schema: JSONSchemaProps): readonly CrdMarker[] {
     const parsed = this.markers(decl, 'type');
     if (parsed.doc.description) schema.description = parsed.doc.description;
     const misplaced = parsed.markers.find((m) => m.spec.effect?.on === 'kind');
@@ -359,7 +380,7 @@ export class SchemaBuilder {
     }
     const { doc, markers } = this.markers(prop.doc, 'field');
     this.fieldDocs?.push({ path, description: doc.description, tags: doc.tags, location });
-    const names = new Set(markers.map((m) => m.spec.name));
+    const names = markers.length === 0 ? NO_NAMES : new Set(markers.map((m) => m.spec.name));
     if (names.has('optional') && names.has('required')) {
       throw sourceError(location, path, '@optional and @required contradict each other', 'Keep one');
     }

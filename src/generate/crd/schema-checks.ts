@@ -3,6 +3,7 @@ import type { RE2JS } from 're2js';
 import type { JSONSchemaProps } from '../../api-types/json-schema.ts';
 import type { JsonValue } from '../../markers/types.ts';
 import { editDistance } from '../../markers/edit-distance.ts';
+import { inRe2Subset } from './re2-subset.ts';
 
 /**
  * What makes a CRD the API server refuses, or a field no object can set, checked on one schema node
@@ -112,7 +113,8 @@ const COUNTS: readonly (keyof JSONSchemaProps)[] = [
 /** Bounds no value satisfies, counts that are not whole numbers ≥ 0, `multipleOf` ≤ 0, a pattern RE2 refuses. */
 export function constraintProblems(node: JSONSchemaProps): ConstraintProblem[] {
   const out: ConstraintProblem[] = [];
-  for (const key of COUNTS) {
+  for (let i = 0; i < COUNTS.length; i++) {
+    const key = COUNTS[i]!;
     const v = node[key];
     if (typeof v === 'number' && (!Number.isInteger(v) || v < 0))
       out.push({
@@ -127,7 +129,8 @@ export function constraintProblems(node: JSONSchemaProps): ConstraintProblem[] {
       message: `multipleOf ${node.multipleOf} must be greater than 0`,
       fix: 'Give a positive number',
     });
-  for (const [lo, hi, what] of PAIRS) {
+  for (let i = 0; i < PAIRS.length; i++) {
+    const [lo, hi, what] = PAIRS[i]!;
     const min = node[lo];
     const max = node[hi];
     if (typeof min !== 'number' || typeof max !== 'number') continue;
@@ -139,7 +142,8 @@ export function constraintProblems(node: JSONSchemaProps): ConstraintProblem[] {
         fix: `Make ${lo} at most ${hi}`,
       });
   }
-  if (typeof node.pattern === 'string') {
+  // A pattern in the subset RE2 is known to accept needs no compiling (re2js is not even loaded).
+  if (typeof node.pattern === 'string' && !inRe2Subset(node.pattern)) {
     const re = compileRe2(node.pattern);
     if (typeof re === 'string')
       out.push({

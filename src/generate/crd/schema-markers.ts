@@ -105,11 +105,15 @@ export function applySchemaMarkers(
     const after: JSONSchemaProps = (m.items ? out.items : out) ?? {};
     const changed = setBy.get(key) ?? new Map<string, CrdMarker>();
     setBy.set(key, changed);
-    for (const k of new Set([...Object.keys(snapshot), ...Object.keys(after)])) {
-      const a = (snapshot as Record<string, unknown>)[k];
-      const b = (after as Record<string, unknown>)[k];
-      if (a !== b && JSON.stringify(a) !== JSON.stringify(b)) changed.set(k, m);
-    }
+    // The keywords before, then those the marker added (indexed loops, no key set: this runs per
+    // marker in a one-shot run that does not optimise it).
+    const was = snapshot as Record<string, unknown>;
+    const now = after as Record<string, unknown>;
+    const beforeKeys = Object.keys(was);
+    for (let i = 0; i < beforeKeys.length; i++) noteChange(changed, beforeKeys[i]!, was, now, m);
+    const afterKeys = Object.keys(now);
+    for (let i = 0; i < afterKeys.length; i++)
+      if (!Object.hasOwn(was, afterKeys[i]!)) noteChange(changed, afterKeys[i]!, was, now, m);
   }
   if (problems.length === 0) {
     for (const [key, changed] of setBy) {
@@ -119,6 +123,19 @@ export function applySchemaMarkers(
   }
   if (problems.length > 0) throw new ProblemsError(problems);
   return out;
+}
+
+/** Records `m` as the marker that set `key` when the keyword's value differs before and after it. */
+function noteChange(
+  changed: Map<string, CrdMarker>,
+  key: string,
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+  m: CrdMarker,
+): void {
+  const a = before[key];
+  const b = after[key];
+  if (a !== b && JSON.stringify(a) !== JSON.stringify(b)) changed.set(key, m);
 }
 
 /** Bounds, patterns, enum values and the default of one node, checked once its markers are applied. */

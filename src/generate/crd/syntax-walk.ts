@@ -49,8 +49,12 @@ type Shape =
   | {
       readonly s: 'object';
       readonly key: object;
-      /** Its properties with the file declaring each (an interface's own, then those it inherits). */
-      readonly members: readonly Owned[];
+      /**
+       * Its properties with the file declaring each (an interface's own, then those it inherits),
+       * read once per object when the builder asks for its fields (a type used by many fields is
+       * resolved as often, its members are not listed as often).
+       */
+      readonly members: () => readonly Owned[];
       readonly file: DeclFile;
       /** The interface or type alias declaring it (none for an inline `{ ... }`). */
       readonly decl: InterfaceDecl | TypeAliasDecl | undefined;
@@ -66,6 +70,27 @@ interface Typed {
   readonly shape: Shape;
   readonly nullable: boolean;
 }
+
+/** The keyword types, resolved (one object each: the reader resolves a type per field). */
+const KEYWORD_TYPED: Readonly<Record<'string' | 'number' | 'boolean', Typed>> = {
+  string: { shape: { s: 'string' }, nullable: false },
+  number: { shape: { s: 'number' }, nullable: false },
+  boolean: { shape: { s: 'boolean' }, nullable: false },
+};
+/** The scalar model types (shared: a model type is data the builder only reads). */
+const SCALARS: Readonly<Record<'string' | 'number' | 'boolean', ModelType>> = {
+  string: { t: 'scalar', type: 'string' },
+  number: { t: 'scalar', type: 'number' },
+  boolean: { t: 'scalar', type: 'boolean' },
+};
+/** No alias layers (the common case; shared). */
+const NO_ALIASES: readonly Documented[] = [];
+/** A field typed `string`, `number` or `boolean`. */
+const KEYWORD_USES: Readonly<Record<'string' | 'number' | 'boolean', TypeUse>> = {
+  string: { aliases: NO_ALIASES, nullable: false, type: SCALARS.string },
+  number: { aliases: NO_ALIASES, nullable: false, type: SCALARS.number },
+  boolean: { aliases: NO_ALIASES, nullable: false, type: SCALARS.boolean },
+};
 
 /** String literal values TypeScript's checker creates before it reads any source (their order in an enum would differ). */
 const PRE_CREATED_LITERALS = new Set([
@@ -142,6 +167,10 @@ class SyntaxReader {
   readonly #docs = new Map<DeclFile, Map<number, Documented>>();
   readonly #display = new Map<DeclFile, string>();
   readonly #builtinKeys = new Map<string, object>();
+  /** Uses of a shared model type written without alias or `| null` (one per type). */
+  readonly #plainUses = new Map<ModelType, TypeUse>();
+  /** op-gen's tagged scalars, resolved and as model types (one object each per format). */
+  readonly #formats = new Map<string, { readonly typed: Typed; readonly type: ModelType }>();
 
   constructor(program: DeclProgram, cwd: string) {
     this.#program = program;
@@ -153,6 +182,27 @@ class SyntaxReader {
     let key = this.#builtinKeys.get(id);
     if (!key) this.#builtinKeys.set(id, (key = {}));
     return key;
+  }
+
+  #format(format: string): { readonly typed: Typed; readonly type: ModelType } {
+    let known = this.#formats.get(format);
+    if (!known)
+      this.#formats.set(
+        format,
+        (known = {
+          typed: { shape: { s: 'format', format }, nullable: false },
+          type: { t: 'format', format },
+        }),
+      );
+    return known;
+  }
+
+  #formatTyped(format: string): Typed {
+    return this.#format(format).typed;
+  }
+
+  #formatType(format: string): ModelType {
+    return this.#format(format).type;
   }
 
   decline(file: DeclFile, at: number, reason: string): never {
@@ -219,7 +269,9 @@ class SyntaxReader {
   checkNames(file: DeclFile): void {
     this.#program.checkImports(file);
     const checkType = (root: TypeNode): void => {
-      for (const node of typeNodes(root)) {
+      const nodes = typeNodes(root);
+      for (let i = 0; i < nodes.length; i++) {
+        const node = nodes[i]!;
         if (node.t === 'constValues') this.#constValues(file, node.name, node.start);
         if (node.t !== 'ref') continue;
         const resolved = this.#program.resolveType(file, node.name, node.start);
@@ -460,7 +512,7 @@ class SyntaxReader {
       case 'keyword':
         if (node.name === 'null' || node.name === 'undefined' || node.name === 'unknown')
           return this.decline(file, node.start, `\`${node.name}\` alone`);
-        return { shape: { s: node.name }, nullable: false };
+        return KEYWORD_TYPED[node.name];
       case 'literal':
         return { shape: { s: 'enum', values: [node.value] }, nullable: false };
       case 'paren':
@@ -476,7 +528,7 @@ class SyntaxReader {
         return { shape: { s: 'array', element: node.element, file }, nullable: false };
       case 'object':
         return {
-          shape: { s: 'object', key: node, members: owned(file, node.members), file, decl: undefined },
+          shape: { s: 'object', key: node, members: () => owned(file, node.members), file, decl: undefined },
           nullable: false,
         };
       case 'union': {
@@ -503,7 +555,7 @@ class SyntaxReader {
         const resolved = this.#program.resolveType(file, node.name, node.start);
         switch (resolved.r) {
           case 'format':
-            return { shape: { s: 'format', format: resolved.format }, nullable: false };
+            return this.#formatTyped(resolved.format);
           case 'builtin':
             // The checker walk's stub declares a file's imports anew per file: one type per file and name.
             return {
@@ -533,7 +585,7 @@ class SyntaxReader {
               shape: {
                 s: 'object',
                 key: resolved.decl,
-                members: this.#interfaceMembers(resolved.file, resolved.decl, []),
+                members: () => this.#interfaceMembers(resolved.file, resolved.decl, []),
                 file: resolved.file,
                 decl: resolved.decl,
               },
@@ -546,7 +598,7 @@ class SyntaxReader {
                 shape: {
                   s: 'object',
                   key: aliased,
-                  members: owned(resolved.file, aliased.members),
+                  members: () => owned(resolved.file, aliased.members),
                   file: resolved.file,
                   decl: resolved.decl,
                 },
@@ -562,7 +614,7 @@ class SyntaxReader {
 
   /** A field or element written as `typeNode` in `file`, resolved as `typed`. */
   #use(typed: Typed, typeNode: TypeNode | undefined, nodeFile: DeclFile): TypeUse {
-    const aliases: Documented[] = [];
+    let aliases: Documented[] | undefined;
     let node = typeNode;
     let file = nodeFile;
     let element: { node: TypeNode; file: DeclFile } | undefined;
@@ -584,23 +636,29 @@ class SyntaxReader {
       // The checker reads the symbol's first declaration: the constant, when an `as const` object is
       // declared before its type alias of the same name (then no alias layer applies).
       if (this.#program.valueFirst(resolved.file, resolved.decl.name)) break;
-      aliases.push(this.documented(resolved.file, resolved.decl.pos));
+      (aliases ??= []).push(this.documented(resolved.file, resolved.decl.pos));
       node = resolved.decl.type;
       file = resolved.file;
     }
-    return { aliases, nullable: typed.nullable, type: this.#modelType(typed.shape, element) };
+    const type = this.#modelType(typed.shape, element);
+    if (aliases || typed.nullable || type.t === 'array' || type.t === 'enum')
+      return { aliases: aliases ?? NO_ALIASES, nullable: typed.nullable, type };
+    // Written plainly (no alias, not nullable): one use per type, as the type is one object.
+    let use = this.#plainUses.get(type);
+    if (!use) this.#plainUses.set(type, (use = { aliases: NO_ALIASES, nullable: false, type }));
+    return use;
   }
 
   #modelType(shape: Shape, element: { node: TypeNode; file: DeclFile } | undefined): ModelType {
     switch (shape.s) {
       case 'format':
-        return { t: 'format', format: shape.format };
+        return this.#formatType(shape.format);
       case 'enum':
         return { t: 'enum', values: shape.values };
       case 'string':
       case 'number':
       case 'boolean':
-        return { t: 'scalar', type: shape.s };
+        return SCALARS[shape.s];
       case 'array':
         return {
           t: 'array',
@@ -639,16 +697,19 @@ class SyntaxReader {
 
   #object(shape: Extract<Shape, { s: 'object' }>): ModelObject {
     const { file, decl } = shape;
+    const members = once(shape.members);
     return {
       t: 'object',
       decl: decl ? { ...this.documented(file, decl.pos), name: decl.name } : undefined,
       label: () => decl?.name ?? 'object',
-      fields: () =>
-        shape.members.flatMap(({ file: declaredIn, member }) =>
-          member.m === 'property' ? [this.#field(declaredIn, member)] : [],
-        ),
+      fields: () => {
+        const fields: ModelField[] = [];
+        for (const { file: declaredIn, member } of members())
+          if (member.m === 'property') fields.push(this.#field(declaredIn, member));
+        return fields;
+      },
       index: once(() => {
-        const index = shape.members.find((m) => m.member.m === 'index')?.member;
+        const index = members().find((m) => m.member.m === 'index')?.member;
         if (!index) return undefined;
         return { keys: 'string', value: this.#use(this.#typed(file, index.type, 0), index.type, file) };
       }),
@@ -661,7 +722,11 @@ class SyntaxReader {
 
   /** A field's type, as written and resolved. */
   fieldType(file: DeclFile, prop: PropertyMember): TypeUse {
-    return this.#use(this.#typed(file, prop.type, 0), prop.type, file);
+    const node = prop.type;
+    // `string`, `number`, `boolean` (most fields): no name to resolve, no alias to look through.
+    if (node.t === 'keyword' && (node.name === 'string' || node.name === 'number' || node.name === 'boolean'))
+      return KEYWORD_USES[node.name];
+    return this.#use(this.#typed(file, node, 0), node, file);
   }
 
   /** A kind's metadata field: ObjectMeta, or decline. */

@@ -111,24 +111,9 @@ export function parseDeclFile(fileName: string, text: string): DeclFile {
   return new Parser(fileName, text).file();
 }
 
-/** A recursive-descent parser of the declaration subset: one method per grammar rule. */
-class Parser {
-  readonly #fileName: string;
-  readonly #text: string;
-  readonly #starts: readonly number[];
-  readonly #tokens: readonly Token[];
-  #k = 0;
-
-  constructor(fileName: string, text: string) {
-    this.#fileName = fileName;
-    this.#text = text;
-    this.#starts = lineStarts(text);
-    this.#tokens = scan(text, (offset) => this.#where(offset));
-  }
-
-  /** The 1-based line of an offset (binary search over the line starts). */
-  readonly lineOf = (offset: number): number => {
-    const starts = this.#starts;
+/** The 1-based line of an offset: a binary search over the offsets where lines start. */
+function lineFinder(starts: readonly number[]): (offset: number) => number {
+  return (offset) => {
     let lo = 0;
     let hi = starts.length - 1;
     while (lo < hi) {
@@ -138,6 +123,26 @@ class Parser {
     }
     return lo + 1;
   };
+}
+
+/** A recursive-descent parser of the declaration subset: one method per grammar rule. */
+class Parser {
+  readonly #fileName: string;
+  readonly #text: string;
+  readonly #tokens: readonly Token[];
+  #k = 0;
+  /**
+   * The 1-based line of an offset. The parsed file keeps this function: it holds the line starts
+   * only, not the parser (whose tokens are garbage once the file is parsed).
+   */
+  readonly lineOf: (offset: number) => number;
+
+  constructor(fileName: string, text: string) {
+    this.#fileName = fileName;
+    this.#text = text;
+    this.lineOf = lineFinder(lineStarts(text));
+    this.#tokens = scan(text, (offset) => this.#where(offset));
+  }
 
   #where(offset: number): string {
     return `${this.#fileName}:${this.lineOf(offset)}`;

@@ -58,6 +58,8 @@ interface FileScope {
   readonly values: Map<string, ConstDecl | EnumDecl>;
   /** local name → module and exported name. */
   readonly imports: Map<string, { module: string; name: string }>;
+  /** Type names resolved so far (a name resolves the same wherever it is written in the file). */
+  readonly resolved: Map<string, Resolved>;
 }
 
 /**
@@ -108,6 +110,12 @@ export class DeclProgram {
   /** The declaration or helper a type name in `file` stands for. */
   resolveType(file: DeclFile, name: string, at: number): Resolved {
     const scope = this.#scope(file);
+    let resolved = scope.resolved.get(name);
+    if (!resolved) scope.resolved.set(name, (resolved = this.#resolveType(scope, file, name, at)));
+    return resolved;
+  }
+
+  #resolveType(scope: FileScope, file: DeclFile, name: string, at: number): Resolved {
     const local = scope.types.get(name);
     if (local) {
       const opGen = this.isOpGen(file);
@@ -322,30 +330,35 @@ function scopeOf(file: DeclFile): FileScope {
   }
   // A file with no import or export is a script: its declarations are global, merged across files.
   if (!isModule) throw new Declined(file.fileName, 'a file with no import or export (a global script)');
-  return { types, values, imports };
+  return { types, values, imports, resolved: new Map() };
 }
 
-/** Every type node in a type, depth first (for name checks and literal collection). */
-export function* typeNodes(node: TypeNode): Generator<TypeNode> {
-  yield node;
+/**
+ * Every type node in a type, depth first (for name checks and literal collection). An array, not a
+ * generator: a recursive `yield*` re-yields every node through each level above it, and in a
+ * one-shot run each step allocates.
+ */
+export function typeNodes(node: TypeNode, into: TypeNode[] = []): TypeNode[] {
+  into.push(node);
   switch (node.t) {
     case 'paren':
     case 'readonly':
-      yield* typeNodes(node.type);
+      typeNodes(node.type, into);
       break;
     case 'array':
-      yield* typeNodes(node.element);
+      typeNodes(node.element, into);
       break;
     case 'ref':
-      for (const a of node.args ?? []) yield* typeNodes(a);
+      if (node.args) for (let i = 0; i < node.args.length; i++) typeNodes(node.args[i]!, into);
       break;
     case 'union':
-      for (const t of node.types) yield* typeNodes(t);
+      for (let i = 0; i < node.types.length; i++) typeNodes(node.types[i]!, into);
       break;
     case 'object':
-      for (const m of node.members) yield* typeNodes(m.type);
+      for (let i = 0; i < node.members.length; i++) typeNodes(node.members[i]!.type, into);
       break;
     default:
       break;
   }
+  return into;
 }

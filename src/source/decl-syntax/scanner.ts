@@ -55,8 +55,9 @@ export function scan(text: string, where: (offset: number) => string): Token[] {
     let newline = false;
     // Trivia: white space, line breaks, comments.
     for (;;) {
-      const c = text.charCodeAt(i);
+      // The end is checked before reading: a read past it deoptimises this loop (it ran twice a file).
       if (i >= n) break;
+      const c = text.charCodeAt(i);
       if (isSpace(c)) i++;
       else if (isLineBreak(c)) {
         newline = true;
