@@ -21,6 +21,8 @@ export interface CacheOptions {
   readonly logger: Logger;
   /** Drop metadata.managedFields from cached objects. Default true. */
   readonly stripManagedFields?: boolean;
+  /** List by watch-list (InformerOptions.watchList). Default true. */
+  readonly watchList?: boolean;
 }
 
 /** Whether the cache reaches the API server; what a controller waits on during an outage. */
@@ -86,6 +88,7 @@ export class InformerCache implements CacheConnection {
             ...(this.options.resyncMs ? { resyncMs: this.options.resyncMs } : {}),
             ...(this.options.stripManagedFields === false ? {} : { transform: stripManagedFields }),
             ...(this.listParams.has(kindId) ? { listParams: this.listParams.get(kindId)! } : {}),
+            ...(this.options.watchList === false ? { watchList: false } : {}),
             logger: this.options.logger.child({
               informer: kind.kind,
               ...(metadataOnly ? { metadataOnly: true } : {}),

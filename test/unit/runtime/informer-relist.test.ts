@@ -81,7 +81,7 @@ function refused(): Error {
 }
 
 function recordingInformer(lw: FakeListWatcher, clock: FakeClock) {
-  const informer = new Informer<ObjectLike>(lw, { logger: quiet, clock });
+  const informer = new Informer<ObjectLike>(lw, { watchList: false, logger: quiet, clock });
   const seen: string[] = [];
   informer.addHandlers({
     onAdd: (o) => seen.push(`add ${o.metadata?.name}`),
@@ -237,6 +237,7 @@ describe('Informer: other watch errors and resync', () => {
     const clock = new FakeClock();
     const lines: string[] = [];
     const informer = new Informer<ObjectLike>(lw, {
+      watchList: false,
       logger: createLogger({ level: 'warn', write: (l) => void lines.push(l) }),
       clock,
     });
@@ -270,7 +271,12 @@ describe('Informer: other watch errors and resync', () => {
   it('resync delivers every cached object again as an update of itself', async () => {
     const lw = new FakeListWatcher();
     lw.items = [thing('a', '1'), thing('b', '2')];
-    const informer = new Informer<ObjectLike>(lw, { logger: quiet, clock: new FakeClock(), resyncMs: 5 });
+    const informer = new Informer<ObjectLike>(lw, {
+      watchList: false,
+      logger: quiet,
+      clock: new FakeClock(),
+      resyncMs: 5,
+    });
     const resynced = new Map<string, boolean>();
     const both = new Promise<void>((resolve) =>
       informer.addHandlers({
