@@ -29,6 +29,9 @@ const { values } = parseArgs({
     run: { type: 'string', default: '' },
     parents: { type: 'string', default: '0' },
     workers: { type: 'string', default: '1' },
+    // go-scale's flag, taken so both sides run with the same arguments: op-gen's cache drops
+    // managedFields by default (ManagerOptions.stripManagedFields).
+    'strip-managed-fields': { type: 'boolean', default: false },
   },
 });
 const { mode, namespace, run } = values;

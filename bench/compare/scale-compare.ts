@@ -14,7 +14,8 @@
  *   time per lookup (µs, timed around the list call), peak RSS. The parents grow between sizes.
  * - sync: M ConfigMaps (default 100,000) in one namespace; a controller of them starts: spawn →
  *   cache synced (ms), peak RSS, RSS 2 s after synced, and RSS per object against the same operator
- *   on an empty namespace.
+ *   on an empty namespace. op-gen's cache drops managedFields by default, controller-runtime's keeps
+ *   them unless --sync-strip-managed-fields true (its TransformStripManagedFields).
  * - backlog: M ConfigMaps (default 20,000); the operator (priority queue on both sides; reconcile =
  *   cache read + one GET) starts and --edit-after-ms (1,000) after the spawn the last-listed object
  *   gets a label: edit → the reconcile that sees it (ms); whether the edit came before the cache
@@ -25,7 +26,7 @@
  *   bench/failover-replica.ts).
  *
  * Run alone: `node bench/compare/scale-compare.ts [--only lookup-scale,sync,backlog,failover]
- * [--parents 1000,10000] [--rounds 3] [--sync-objects 100000] [--backlog-objects 20000]
+ * [--parents 1000,10000] [--rounds 3] [--sync-objects 100000] [--sync-strip-managed-fields true] [--backlog-objects 20000]
  * [--failover-objects 20000] [--workers 4]`; writes bench/results/<case or scale>-<date>.json.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -59,6 +60,8 @@ export interface ScaleOptions {
   readonly parents: readonly number[];
   readonly rounds: number;
   readonly syncObjects: number;
+  /** sync: controller-runtime's cache drops managedFields too (op-gen's does by default). */
+  readonly syncStripManagedFields: boolean;
   readonly backlogObjects: number;
   readonly failoverObjects: number;
   readonly workers: number;
@@ -393,7 +396,11 @@ async function syncCase(options: ScaleOptions, sides: readonly Side[]) {
           ['sync', options.syncObjects],
         ] as const) {
           const l = load1();
-          const op = await startOperator(side, cp, ['--mode=sync', `--namespace=${namespace}`]);
+          const op = await startOperator(side, cp, [
+            '--mode=sync',
+            `--namespace=${namespace}`,
+            ...(options.syncStripManagedFields ? ['--strip-managed-fields'] : []),
+          ]);
           try {
             const started = await op.event('started');
             const synced = await op.event('synced');
@@ -432,6 +439,7 @@ async function syncCase(options: ScaleOptions, sides: readonly Side[]) {
   };
   return {
     objects: options.syncObjects,
+    stripManagedFields: { opGen: true, controllerRuntime: options.syncStripManagedFields },
     createSeconds,
     syncedMs: ratioed(full, (r) => r.syncedMs),
     startToSyncedMs: ratioed(full, (r) => r.startToSyncedMs),
@@ -671,6 +679,7 @@ export const SCALE_OPTION_DEFAULTS = {
   parents: '1000,10000',
   rounds: '3',
   'sync-objects': '100000',
+  'sync-strip-managed-fields': 'false',
   'backlog-objects': '20000',
   'failover-objects': '20000',
   workers: '4',
@@ -688,6 +697,7 @@ export function scaleOptions(
     parents: get('parents').split(',').map(Number),
     rounds: Number(get('rounds')),
     syncObjects: Number(get('sync-objects')),
+    syncStripManagedFields: get('sync-strip-managed-fields') === 'true',
     backlogObjects: Number(get('backlog-objects')),
     failoverObjects: Number(get('failover-objects')),
     workers: Number(get('workers')),
