@@ -375,6 +375,8 @@ interface SyncRun {
   readonly syncedMs: number;
   /** From the operator's "started" (runtime loaded, controller set up) to its cache synced. */
   readonly startToSyncedMs: number;
+  /** The operator's CPU time (user + system, all threads) from its start to its cache synced. */
+  readonly cpuToSyncedS: number;
   readonly rssMb: number;
   readonly peakRssMb: number;
   readonly load1: number;
@@ -411,13 +413,14 @@ async function syncCase(options: ScaleOptions, sides: readonly Side[]) {
               objects,
               syncedMs: synced.at - op.spawnedAt,
               startToSyncedMs: synced.at - started.at,
+              cpuToSyncedS: synced.cpu ?? Number.NaN,
               rssMb: currentRssMb(op.child.pid!) ?? Number.NaN,
               peakRssMb: peakRssMb(op.child.pid!) ?? Number.NaN,
               load1: l,
             };
             runs.push(run);
             console.log(
-              `sync ${String(objects).padStart(6)} ${side.padEnd(18)} round ${round}: synced ${run.syncedMs} ms after spawn (${run.startToSyncedMs} ms after started), RSS ${run.rssMb.toFixed(0)} MB, peak ${run.peakRssMb.toFixed(0)} MB (load ${l})`,
+              `sync ${String(objects).padStart(6)} ${side.padEnd(18)} round ${round}: synced ${run.syncedMs} ms after spawn (${run.startToSyncedMs} ms after started; CPU ${run.cpuToSyncedS.toFixed(2)} s), RSS ${run.rssMb.toFixed(0)} MB, peak ${run.peakRssMb.toFixed(0)} MB (load ${l})`,
             );
           } finally {
             await op.stop();
@@ -443,6 +446,7 @@ async function syncCase(options: ScaleOptions, sides: readonly Side[]) {
     createSeconds,
     syncedMs: ratioed(full, (r) => r.syncedMs),
     startToSyncedMs: ratioed(full, (r) => r.startToSyncedMs),
+    cpuToSyncedS: ratioed(full, (r) => r.cpuToSyncedS),
     peakRssMb: ratioed(full, (r) => r.peakRssMb),
     rssMb: ratioed(full, (r) => r.rssMb),
     emptyRssMb: ratioed(empty, (r) => r.rssMb),
@@ -656,7 +660,7 @@ function printLookup(r: Awaited<ReturnType<typeof lookupScale>>): void {
 function printSync(r: Awaited<ReturnType<typeof syncCase>>): void {
   console.log(`\nSync: ${r.objects} ConfigMaps; op-gen vs controller-runtime (ratio), medians`);
   console.log(
-    `  spawn → synced ${fmt(r.syncedMs)} ms; started → synced ${fmt(r.startToSyncedMs)} ms; peak RSS ${fmt(r.peakRssMb)} MB; RSS ${fmt(r.rssMb)} MB; per object ${fmt(r.rssPerObjectBytes)} B`,
+    `  spawn → synced ${fmt(r.syncedMs)} ms; started → synced ${fmt(r.startToSyncedMs)} ms; CPU to synced ${fmt(r.cpuToSyncedS, 2)} s; peak RSS ${fmt(r.peakRssMb)} MB; RSS ${fmt(r.rssMb)} MB; per object ${fmt(r.rssPerObjectBytes)} B`,
   );
 }
 
