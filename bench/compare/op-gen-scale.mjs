@@ -58,8 +58,8 @@ const mgr = await Manager.create({
   healthProbeBindAddress: '0',
   namespaces: [namespace],
   logLevel: 'warn',
-  // OP_GEN_BENCH_WATCH_LIST=false: the informers list with list requests instead of watch-list.
-  ...(process.env.OP_GEN_BENCH_WATCH_LIST === 'false' ? { watchList: false } : {}),
+  // OP_GEN_BENCH_WATCH_LIST=true: the informers list by watch-list instead of list requests.
+  ...(process.env.OP_GEN_BENCH_WATCH_LIST === 'true' ? { watchList: true } : {}),
 });
 const options = { maxConcurrentReconciles: Number(values.workers) };
 

@@ -443,9 +443,9 @@ async function syncCase(options: ScaleOptions, sides: readonly Side[]) {
   return {
     objects: options.syncObjects,
     stripManagedFields: { opGen: true, controllerRuntime: options.syncStripManagedFields },
-    /** How op-gen's informer listed: watch-list (the default) or list requests (OP_GEN_BENCH_WATCH_LIST=false). */
+    /** How op-gen's informer listed: list requests (the default) or watch-list (OP_GEN_BENCH_WATCH_LIST=true). */
     opGenInitialList:
-      process.env.OP_GEN_BENCH_WATCH_LIST === 'false' ? 'list (resourceVersion 0)' : 'watch-list',
+      process.env.OP_GEN_BENCH_WATCH_LIST === 'true' ? 'watch-list' : 'list (resourceVersion 0)',
     createSeconds,
     syncedMs: ratioed(full, (r) => r.syncedMs),
     startToSyncedMs: ratioed(full, (r) => r.startToSyncedMs),

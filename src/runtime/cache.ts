@@ -21,7 +21,7 @@ export interface CacheOptions {
   readonly logger: Logger;
   /** Drop metadata.managedFields from cached objects. Default true. */
   readonly stripManagedFields?: boolean;
-  /** List by watch-list (InformerOptions.watchList). Default true. */
+  /** List by watch-list (InformerOptions.watchList). Default false. */
   readonly watchList?: boolean;
 }
 
@@ -88,7 +88,7 @@ export class InformerCache implements CacheConnection {
             ...(this.options.resyncMs ? { resyncMs: this.options.resyncMs } : {}),
             ...(this.options.stripManagedFields === false ? {} : { transform: stripManagedFields }),
             ...(this.listParams.has(kindId) ? { listParams: this.listParams.get(kindId)! } : {}),
-            ...(this.options.watchList === false ? { watchList: false } : {}),
+            ...(this.options.watchList ? { watchList: true } : {}),
             logger: this.options.logger.child({
               informer: kind.kind,
               ...(metadataOnly ? { metadataOnly: true } : {}),

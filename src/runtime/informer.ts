@@ -29,7 +29,7 @@ export interface InformerOptions<T = ObjectLike> {
   /**
    * List by watch-list (see WatcherOptions.watchList; client-go's WatchListClient, on by default
    * since client-go v0.35): less memory at scale, the list held as objects, never as one answer's text.
-   * Default true; false lists with list requests (the first from the watch cache, resourceVersion 0).
+   * Default false: list requests (the first from the watch cache, resourceVersion 0).
    */
   readonly watchList?: boolean;
 }
@@ -76,7 +76,7 @@ export class Informer<T extends ObjectLike> {
       ...(options.clock ? { clock: options.clock } : {}),
       ...(options.pageSize ? { pageSize: options.pageSize } : {}),
       ...(options.listParams ? { listParams: options.listParams } : {}),
-      ...(options.watchList === false ? { watchList: false } : {}),
+      ...(options.watchList ? { watchList: true } : {}),
     });
     this.store = new InformerStore<T>(options.transform);
   }

@@ -55,12 +55,13 @@ describe('informers list by watch-list', { timeout: 180_000, skip: controlPlaneS
     const base = await Transport.fromKubeConfig(cp.kubeConfig);
     const { requests, transport: t } = recording(base);
     const { logger, lines } = memoryLogger();
-    const cache = new InformerCache(t, { logger, namespaces: ['wl'] });
+    const cache = new InformerCache(t, { logger, namespaces: ['wl'], watchList: true });
     cache.informersFor(builtinKinds.ConfigMap);
     cache.metadataInformersFor(builtinKinds.ConfigMap);
     const selected = new Informer(new ResourceClient(t, builtinKinds.ConfigMap), {
       namespace: 'wl',
       labelSelector: 'half=1',
+      watchList: true,
       logger,
     });
     selected.start();
@@ -130,7 +131,7 @@ describe('informers on a server without watch-list', { timeout: 180_000, skip: c
   it('the watch-list is refused; the informer lists instead and says so at debug level', async () => {
     const t = await Transport.fromKubeConfig(cp.kubeConfig);
     const { logger, lines } = memoryLogger();
-    const cache = new InformerCache(t, { logger, namespaces: ['wl'] });
+    const cache = new InformerCache(t, { logger, namespaces: ['wl'], watchList: true });
     cache.informersFor(builtinKinds.ConfigMap);
     cache.start();
     await cache.waitForSync();

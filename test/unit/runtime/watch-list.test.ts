@@ -32,7 +32,7 @@ const bookmark = (rv: string, end = true) => ({
 });
 
 function recordingInformer(lw: FakeListWatcher, logger = quiet) {
-  const informer = new Informer<ObjectLike>(lw, { logger, clock: new FakeClock() });
+  const informer = new Informer<ObjectLike>(lw, { watchList: true, logger, clock: new FakeClock() });
   const seen: string[] = [];
   informer.addHandlers({
     onAdd: (o, initial) => seen.push(`add ${o.metadata?.name}${initial ? ' (initial)' : ''}`),
@@ -145,7 +145,7 @@ describe('Informer by watch-list (FakeApiServer)', () => {
     const server = new FakeApiServer({ clock, watchList }).register(Thing);
     const client = new ResourceClient(server.transport(), Thing);
     const { logger, lines } = debugLines();
-    const informer = new Informer<ObjectLike>(client, { logger, clock });
+    const informer = new Informer<ObjectLike>(client, { watchList: true, logger, clock });
     const make = (name: string): ObjectLike => ({ metadata: { name, namespace: 'ns' } });
     return { clock, server, client, informer, lines, make };
   }
