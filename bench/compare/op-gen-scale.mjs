@@ -29,6 +29,9 @@ const { values } = parseArgs({
     run: { type: 'string', default: '' },
     parents: { type: 'string', default: '0' },
     workers: { type: 'string', default: '1' },
+    // go-scale's flag, taken so both sides run with the same arguments: op-gen's cache drops
+    // managedFields by default (ManagerOptions.stripManagedFields).
+    'strip-managed-fields': { type: 'boolean', default: false },
   },
 });
 const { mode, namespace, run } = values;
@@ -55,6 +58,8 @@ const mgr = await Manager.create({
   healthProbeBindAddress: '0',
   namespaces: [namespace],
   logLevel: 'warn',
+  // OP_GEN_BENCH_WATCH_LIST=true: the informers list by watch-list instead of list requests.
+  ...(process.env.OP_GEN_BENCH_WATCH_LIST === 'true' ? { watchList: true } : {}),
 });
 const options = { maxConcurrentReconciles: Number(values.workers) };
 

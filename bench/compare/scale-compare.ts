@@ -14,7 +14,8 @@
  *   time per lookup (µs, timed around the list call), peak RSS. The parents grow between sizes.
  * - sync: M ConfigMaps (default 100,000) in one namespace; a controller of them starts: spawn →
  *   cache synced (ms), peak RSS, RSS 2 s after synced, and RSS per object against the same operator
- *   on an empty namespace.
+ *   on an empty namespace. op-gen's cache drops managedFields by default, controller-runtime's keeps
+ *   them unless --sync-strip-managed-fields true (its TransformStripManagedFields).
  * - backlog: M ConfigMaps (default 20,000); the operator (priority queue on both sides; reconcile =
  *   cache read + one GET) starts and --edit-after-ms (1,000) after the spawn the last-listed object
  *   gets a label: edit → the reconcile that sees it (ms); whether the edit came before the cache
@@ -25,7 +26,7 @@
  *   bench/failover-replica.ts).
  *
  * Run alone: `node bench/compare/scale-compare.ts [--only lookup-scale,sync,backlog,failover]
- * [--parents 1000,10000] [--rounds 3] [--sync-objects 100000] [--backlog-objects 20000]
+ * [--parents 1000,10000] [--rounds 3] [--sync-objects 100000] [--sync-strip-managed-fields true] [--backlog-objects 20000]
  * [--failover-objects 20000] [--workers 4]`; writes bench/results/<case or scale>-<date>.json.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -59,6 +60,8 @@ export interface ScaleOptions {
   readonly parents: readonly number[];
   readonly rounds: number;
   readonly syncObjects: number;
+  /** sync: controller-runtime's cache drops managedFields too (op-gen's does by default). */
+  readonly syncStripManagedFields: boolean;
   readonly backlogObjects: number;
   readonly failoverObjects: number;
   readonly workers: number;
@@ -372,6 +375,8 @@ interface SyncRun {
   readonly syncedMs: number;
   /** From the operator's "started" (runtime loaded, controller set up) to its cache synced. */
   readonly startToSyncedMs: number;
+  /** The operator's CPU time (user + system, all threads) from its start to its cache synced. */
+  readonly cpuToSyncedS: number;
   readonly rssMb: number;
   readonly peakRssMb: number;
   readonly load1: number;
@@ -393,7 +398,11 @@ async function syncCase(options: ScaleOptions, sides: readonly Side[]) {
           ['sync', options.syncObjects],
         ] as const) {
           const l = load1();
-          const op = await startOperator(side, cp, ['--mode=sync', `--namespace=${namespace}`]);
+          const op = await startOperator(side, cp, [
+            '--mode=sync',
+            `--namespace=${namespace}`,
+            ...(options.syncStripManagedFields ? ['--strip-managed-fields'] : []),
+          ]);
           try {
             const started = await op.event('started');
             const synced = await op.event('synced');
@@ -404,13 +413,14 @@ async function syncCase(options: ScaleOptions, sides: readonly Side[]) {
               objects,
               syncedMs: synced.at - op.spawnedAt,
               startToSyncedMs: synced.at - started.at,
+              cpuToSyncedS: synced.cpu ?? Number.NaN,
               rssMb: currentRssMb(op.child.pid!) ?? Number.NaN,
               peakRssMb: peakRssMb(op.child.pid!) ?? Number.NaN,
               load1: l,
             };
             runs.push(run);
             console.log(
-              `sync ${String(objects).padStart(6)} ${side.padEnd(18)} round ${round}: synced ${run.syncedMs} ms after spawn (${run.startToSyncedMs} ms after started), RSS ${run.rssMb.toFixed(0)} MB, peak ${run.peakRssMb.toFixed(0)} MB (load ${l})`,
+              `sync ${String(objects).padStart(6)} ${side.padEnd(18)} round ${round}: synced ${run.syncedMs} ms after spawn (${run.startToSyncedMs} ms after started; CPU ${run.cpuToSyncedS.toFixed(2)} s), RSS ${run.rssMb.toFixed(0)} MB, peak ${run.peakRssMb.toFixed(0)} MB (load ${l})`,
             );
           } finally {
             await op.stop();
@@ -432,9 +442,14 @@ async function syncCase(options: ScaleOptions, sides: readonly Side[]) {
   };
   return {
     objects: options.syncObjects,
+    stripManagedFields: { opGen: true, controllerRuntime: options.syncStripManagedFields },
+    /** How op-gen's informer listed: list requests (the default) or watch-list (OP_GEN_BENCH_WATCH_LIST=true). */
+    opGenInitialList:
+      process.env.OP_GEN_BENCH_WATCH_LIST === 'true' ? 'watch-list' : 'list (resourceVersion 0)',
     createSeconds,
     syncedMs: ratioed(full, (r) => r.syncedMs),
     startToSyncedMs: ratioed(full, (r) => r.startToSyncedMs),
+    cpuToSyncedS: ratioed(full, (r) => r.cpuToSyncedS),
     peakRssMb: ratioed(full, (r) => r.peakRssMb),
     rssMb: ratioed(full, (r) => r.rssMb),
     emptyRssMb: ratioed(empty, (r) => r.rssMb),
@@ -648,7 +663,7 @@ function printLookup(r: Awaited<ReturnType<typeof lookupScale>>): void {
 function printSync(r: Awaited<ReturnType<typeof syncCase>>): void {
   console.log(`\nSync: ${r.objects} ConfigMaps; op-gen vs controller-runtime (ratio), medians`);
   console.log(
-    `  spawn → synced ${fmt(r.syncedMs)} ms; started → synced ${fmt(r.startToSyncedMs)} ms; peak RSS ${fmt(r.peakRssMb)} MB; RSS ${fmt(r.rssMb)} MB; per object ${fmt(r.rssPerObjectBytes)} B`,
+    `  spawn → synced ${fmt(r.syncedMs)} ms; started → synced ${fmt(r.startToSyncedMs)} ms; CPU to synced ${fmt(r.cpuToSyncedS, 2)} s; peak RSS ${fmt(r.peakRssMb)} MB; RSS ${fmt(r.rssMb)} MB; per object ${fmt(r.rssPerObjectBytes)} B`,
   );
 }
 
@@ -671,6 +686,7 @@ export const SCALE_OPTION_DEFAULTS = {
   parents: '1000,10000',
   rounds: '3',
   'sync-objects': '100000',
+  'sync-strip-managed-fields': 'false',
   'backlog-objects': '20000',
   'failover-objects': '20000',
   workers: '4',
@@ -688,6 +704,7 @@ export function scaleOptions(
     parents: get('parents').split(',').map(Number),
     rounds: Number(get('rounds')),
     syncObjects: Number(get('sync-objects')),
+    syncStripManagedFields: get('sync-strip-managed-fields') === 'true',
     backlogObjects: Number(get('backlog-objects')),
     failoverObjects: Number(get('failover-objects')),
     workers: Number(get('workers')),

@@ -134,6 +134,13 @@ export interface WatchOptions {
   readonly fieldSelector?: string;
   readonly resourceVersion?: string;
   readonly allowWatchBookmarks?: boolean;
+  /**
+   * Watch-list (KEP-3157, the API server's WatchList feature): the watch starts with an ADDED event
+   * for every object, then a BOOKMARK annotated `k8s.io/initial-events-end: "true"`, then live
+   * events. Needs `resourceVersionMatch: 'NotOlderThan'` and `allowWatchBookmarks`.
+   */
+  readonly sendInitialEvents?: boolean;
+  readonly resourceVersionMatch?: 'NotOlderThan';
   /** Server-side timeout of the watch. */
   readonly timeoutSeconds?: number;
   readonly signal?: AbortSignal;
@@ -252,6 +259,8 @@ export class ResourceClient<T extends ObjectLike> {
           fieldSelector: options.fieldSelector,
           resourceVersion: options.resourceVersion,
           allowWatchBookmarks: options.allowWatchBookmarks,
+          sendInitialEvents: options.sendInitialEvents,
+          resourceVersionMatch: options.resourceVersionMatch,
           timeoutSeconds: options.timeoutSeconds,
         },
         ...(options.signal ? { signal: options.signal } : {}),

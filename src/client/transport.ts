@@ -9,7 +9,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { ApiError } from './api-error.ts';
 import { kubeConfigSource, type CredentialSource, type Credentials } from './credentials.ts';
 import { Http1Pool, type Http1Answer } from './http1-pool.ts';
-import { AuthHeaders, forEachLine, parseBody, payloadOf, requestPath, retryAfter } from './request-parts.ts';
+import { AuthHeaders, LineSplitter, parseBody, payloadOf, requestPath, retryAfter } from './request-parts.ts';
 import { isIdempotent, withRetries, type RetryOptions } from './retry.ts';
 import type { ApiTransport, ResponseObserver, TransportRequest } from './transport-types.ts';
 
@@ -231,13 +231,51 @@ export class HttpTransport implements Transport {
         retryAfter(res),
       );
     onOpen?.();
-    res.setEncoding('utf8');
-    try {
-      await forEachLine(res as AsyncIterable<string>, onLine);
-    } catch (err) {
-      if (req.signal?.aborted) return;
-      throw err;
-    }
+    await HttpTransport.readLines(res, onLine, req.signal);
+  }
+
+  /**
+   * Calls `onLine` with each line of a watch answer until it ends (resolves), fails or is cut (rejects
+   * with ECONNRESET) or `signal` aborts (resolves). Listeners, not `for await`: an async iterator
+   * costs a promise and a microtask per chunk. A throw from onLine ends the answer and rejects.
+   */
+  private static readLines(
+    res: IncomingMessage,
+    onLine: (line: string) => void,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const lines = new LineSplitter(onLine);
+      let settled = false;
+      const settle = (err?: unknown): void => {
+        if (settled) return;
+        settled = true;
+        if (err === undefined || signal?.aborted) resolve();
+        else reject(err instanceof Error ? err : new Error(String(err)));
+      };
+      res.on('data', (chunk: Buffer) => {
+        if (settled) return;
+        try {
+          lines.push(chunk);
+        } catch (err) {
+          settle(err);
+          res.destroy();
+        }
+      });
+      res.once('end', () => {
+        if (settled) return;
+        try {
+          lines.end();
+          settle();
+        } catch (err) {
+          settle(err);
+        }
+      });
+      res.once('error', (err) => settle(err));
+      res.once('close', () =>
+        settle(Object.assign(new Error('the watch closed before its answer ended'), { code: 'ECONNRESET' })),
+      );
+    });
   }
 
   /** Closes the keep-alive connections. */

@@ -21,6 +21,8 @@ export interface CacheOptions {
   readonly logger: Logger;
   /** Drop metadata.managedFields from cached objects. Default true. */
   readonly stripManagedFields?: boolean;
+  /** List by watch-list (InformerOptions.watchList). Default false. */
+  readonly watchList?: boolean;
 }
 
 /** Whether the cache reaches the API server; what a controller waits on during an outage. */
@@ -86,6 +88,7 @@ export class InformerCache implements CacheConnection {
             ...(this.options.resyncMs ? { resyncMs: this.options.resyncMs } : {}),
             ...(this.options.stripManagedFields === false ? {} : { transform: stripManagedFields }),
             ...(this.listParams.has(kindId) ? { listParams: this.listParams.get(kindId)! } : {}),
+            ...(this.options.watchList ? { watchList: true } : {}),
             logger: this.options.logger.child({
               informer: kind.kind,
               ...(metadataOnly ? { metadataOnly: true } : {}),
@@ -226,18 +229,19 @@ export class InformerCache implements CacheConnection {
     await Promise.all([...this.informers.values()].flat().map((i) => i.stop()));
   }
 
-  /** Informer counters per kind, for tests and diagnostics. */
-  stats(): Record<string, { lists: number; watches: number; relists: number; events: number }> {
-    const out: Record<string, { lists: number; watches: number; relists: number; events: number }> = {};
+  /** Informer counters per kind, for tests and diagnostics (`lists` counts watch-lists too). */
+  stats(): Record<string, Informer<ObjectLike>['stats']> {
+    const out: Record<string, Informer<ObjectLike>['stats']> = {};
     for (const [key, list] of this.informers) {
       out[key] = list.reduce(
         (a, i) => ({
           lists: a.lists + i.stats.lists,
+          watchLists: a.watchLists + i.stats.watchLists,
           watches: a.watches + i.stats.watches,
           relists: a.relists + i.stats.relists,
           events: a.events + i.stats.events,
         }),
-        { lists: 0, watches: 0, relists: 0, events: 0 },
+        { lists: 0, watchLists: 0, watches: 0, relists: 0, events: 0 },
       );
     }
     return out;

@@ -25,6 +25,11 @@ export class InformerStore<T extends ObjectLike> {
   private readonly handlers: InformerHandlers<T>[] = [];
   private readonly transform: ((obj: T) => T) | undefined;
   private synced = false;
+  /**
+   * While a list streams in (between `init` and `initDone`): the keys it has given, to delete the
+   * others at its end; undefined when the store was empty at `init` (nothing to delete).
+   */
+  private seen: Set<string> | undefined;
   private syncWaiters: (() => void)[] = [];
   private resyncTimer: ReturnType<typeof setInterval> | undefined;
 
@@ -52,7 +57,15 @@ export class InformerStore<T extends ObjectLike> {
   apply(event: WatcherEvent<T>): void {
     switch (event.type) {
       case 'list':
-        return this.replace(event.objects);
+        this.init();
+        for (const obj of event.objects) this.initApply(obj);
+        return this.initDone();
+      case 'init':
+        return this.init();
+      case 'initApply':
+        return this.initApply(event.object);
+      case 'initDone':
+        return this.initDone();
       case 'applied': {
         const obj = this.transform ? this.transform(event.object) : event.object;
         return this.upsert(objectKey(obj), obj, false);
@@ -70,19 +83,29 @@ export class InformerStore<T extends ObjectLike> {
     }
   }
 
-  private replace(items: readonly T[]): void {
-    const seen = new Set<string>();
-    const transform = this.transform;
-    for (const item of items) {
-      const obj = transform ? transform(item) : item;
-      const key = objectKey(obj);
-      seen.add(key);
-      this.upsert(key, obj, true);
-    }
-    for (const [key, old] of this.store.entries()) {
-      if (!seen.has(key)) {
-        this.store.delete(key);
-        for (const h of this.handlers) h.onDelete?.(old);
+  /** A list begins: remember the keys it gives if there is anything it may delete. */
+  private init(): void {
+    this.seen = this.store.size > 0 ? new Set<string>() : undefined;
+  }
+
+  /** One object of the list: stored, delivered as an add, or as an update even when unchanged. */
+  private initApply(item: T): void {
+    const obj = this.transform ? this.transform(item) : item;
+    const key = objectKey(obj);
+    this.seen?.add(key);
+    this.upsert(key, obj, true);
+  }
+
+  /** The list is complete: what it did not give is deleted; the store is synced. */
+  private initDone(): void {
+    const seen = this.seen;
+    this.seen = undefined;
+    if (seen !== undefined) {
+      for (const [key, old] of this.store.entries()) {
+        if (!seen.has(key)) {
+          this.store.delete(key);
+          for (const h of this.handlers) h.onDelete?.(old);
+        }
       }
     }
     if (!this.synced) {

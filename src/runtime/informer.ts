@@ -26,6 +26,12 @@ export interface InformerOptions<T = ObjectLike> {
    * `shardSelector`); after they change, call restartListWatch().
    */
   readonly listParams?: () => Query;
+  /**
+   * List by watch-list (see WatcherOptions.watchList; client-go's WatchListClient, on by default
+   * since client-go v0.35): less memory at scale, the list held as objects, never as one answer's text.
+   * Default false: list requests (the first from the watch cache, resourceVersion 0).
+   */
+  readonly watchList?: boolean;
 }
 
 /**
@@ -70,6 +76,7 @@ export class Informer<T extends ObjectLike> {
       ...(options.clock ? { clock: options.clock } : {}),
       ...(options.pageSize ? { pageSize: options.pageSize } : {}),
       ...(options.listParams ? { listParams: options.listParams } : {}),
+      ...(options.watchList ? { watchList: true } : {}),
     });
     this.store = new InformerStore<T>(options.transform);
   }

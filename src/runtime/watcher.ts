@@ -10,13 +10,19 @@ import { isServerUnavailable } from './server-unavailable.ts';
 export type ListWatcher<T extends ObjectLike> = Pick<ResourceClient<T>, 'kind' | 'listAll' | 'watch'>;
 
 /**
- * What a watcher yields (kube-rs's `watcher::Event`): `list` is a complete list (the first one, or
- * a relist after 410 Gone or restart()): a store replaces its content with it; `applied` (added or
- * modified) and `deleted` come from the watch; `error` is a failed list or watch the watcher retries
- * after `retryInMs` (resuming from the last resourceVersion), for consumers that count or show them.
+ * What a watcher yields (kube-rs's `watcher::Event`): a complete list comes either at once as `list`
+ * (a list request) or streamed (a watch-list) as `init`, one `initApply` per object and `initDone`;
+ * either way a store replaces its content with it (the first list, or a relist after 410 Gone or
+ * restart()). An `init` may be followed by another `init` without `initDone` (the stream failed and
+ * starts over, or a `list` replaces it). `applied` (added or modified) and `deleted` come from the
+ * watch; `error` is a failed list or watch the watcher retries after `retryInMs` (resuming from the
+ * last resourceVersion), for consumers that count or show them.
  */
 export type WatcherEvent<T> =
   | { readonly type: 'list'; readonly objects: readonly T[]; readonly resourceVersion: string }
+  | { readonly type: 'init' }
+  | { readonly type: 'initApply'; readonly object: T }
+  | { readonly type: 'initDone'; readonly resourceVersion: string }
   | { readonly type: 'applied'; readonly object: T }
   | { readonly type: 'deleted'; readonly object: T }
   | { readonly type: 'error'; readonly error: unknown; readonly retryInMs: number };
@@ -34,10 +40,27 @@ export interface WatcherOptions {
    * `shardSelector`); after they change, call restart().
    */
   readonly listParams?: () => Query;
+  /**
+   * List by watch-list (the API server's WatchList feature, client-go's WatchListClient): one watch
+   * streams every object as an ADDED event and a BOOKMARK ends the list; the watch then goes on. A
+   * server that refuses it (or ends the watch before that bookmark) is listed from then on. Default
+   * false: at 100,000 objects it took a third less memory but ~25% more CPU and, with the API server on
+   * the same loaded machine, far longer to sync (docs/performance.md).
+   */
+  readonly watchList?: boolean;
 }
 
 /** An ERROR event with code 410: the resourceVersion is too old to watch from. */
 class WatchExpired extends Error {}
+
+/** The annotation of the BOOKMARK that ends a watch-list's initial events. */
+const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
+/**
+ * The answers of a server that does not serve watch-list: 400/422 from a server with the WatchList
+ * feature off ("sendInitialEvents is forbidden for watch unless the WatchList feature gate is
+ * enabled"), 405/406/415/501 from proxies and servers that know no such watch.
+ */
+const WATCH_LIST_REFUSED = new Set([400, 405, 406, 415, 422, 501]);
 
 const MIN_BACKOFF_MS = 800;
 const MAX_BACKOFF_MS = 30_000;
@@ -74,10 +97,12 @@ export class Watcher<T extends ObjectLike> implements AsyncIterable<WatcherEvent
   private restartRequested = false;
   /** A list has been answered: later lists (after 410, a restart) are consistent reads. */
   private listed = false;
+  /** The server refused a watch-list (or ended it before its bookmark): list instead from now on. */
+  private watchListRefused = false;
   private connectedNow = false;
   private readonly connectionListeners = new Set<() => void>();
-  /** Counts, for tests and metrics. */
-  readonly stats = { lists: 0, watches: 0, relists: 0, events: 0 };
+  /** Counts, for tests and metrics (`lists` counts watch-lists too; `watchLists` those alone). */
+  readonly stats = { lists: 0, watches: 0, relists: 0, events: 0, watchLists: 0 };
 
   constructor(client: ListWatcher<T>, options: WatcherOptions) {
     this.client = client;
@@ -198,6 +223,11 @@ export class Watcher<T extends ObjectLike> implements AsyncIterable<WatcherEvent
           this.restartRequested = false;
           this.version = undefined;
         }
+        if (this.version === undefined && this.options.watchList === true && !this.watchListRefused) {
+          await this.watchList(signal, onEvent);
+          failures = 0;
+          continue;
+        }
         if (this.version === undefined) await this.list(signal, onEvent);
         // Stopped or restarted while the list was answered regardless of its aborted signal.
         if (signal.aborted) continue;
@@ -276,6 +306,78 @@ export class Watcher<T extends ObjectLike> implements AsyncIterable<WatcherEvent
     this.listed = true;
     onEvent({ type: 'list', objects: list.items, resourceVersion: list.metadata.resourceVersion ?? '' });
     this.version = list.metadata.resourceVersion;
+  }
+
+  /**
+   * The list as a watch-list: one watch with sendInitialEvents; its ADDED events are passed on as
+   * `initApply` as they arrive (after an `init`), and the BOOKMARK annotated
+   * k8s.io/initial-events-end is `initDone` with the list's resourceVersion; then the same watch goes
+   * on as watch() does. No resourceVersion is sent, so the list is consistent (as a list without one
+   * is), served from the watch cache. Until that bookmark the resume point does not move: a failure
+   * or 410 in between starts over. Refused (WATCH_LIST_REFUSED), or ended by the server before the
+   * bookmark (a server that ignored sendInitialEvents), it is not asked again and the loop lists.
+   */
+  private async watchList(signal: AbortSignal, onEvent: (event: WatcherEvent<T>) => void): Promise<void> {
+    this.stats.lists++;
+    this.stats.watchLists++;
+    let initial = true;
+    let started = false;
+    try {
+      await this.client.watch(
+        {
+          ...this.query(),
+          sendInitialEvents: true,
+          resourceVersionMatch: 'NotOlderThan',
+          allowWatchBookmarks: true,
+          onOpen: () => this.setConnected(true),
+          timeoutSeconds: 300 + Math.floor(Math.random() * 300),
+          signal,
+        },
+        (event) => {
+          if (!initial) return this.receive(event, onEvent);
+          this.stats.events++;
+          switch (event.type) {
+            case 'ADDED':
+            case 'MODIFIED':
+              if (!started) {
+                started = true;
+                onEvent({ type: 'init' });
+              }
+              onEvent({ type: 'initApply', object: event.object });
+              return;
+            case 'BOOKMARK': {
+              const meta = event.object.metadata as { annotations?: Record<string, string> } | undefined;
+              if (meta?.annotations?.[INITIAL_EVENTS_END] !== 'true') return;
+              const resourceVersion = event.object.metadata?.resourceVersion ?? '';
+              initial = false;
+              this.listed = true;
+              if (!started) onEvent({ type: 'init' });
+              onEvent({ type: 'initDone', resourceVersion });
+              this.version = resourceVersion;
+              return;
+            }
+            case 'DELETED':
+              throw new Error('watch-list: a DELETED event before the initial-events-end bookmark');
+            default:
+              return this.receive(event, onEvent);
+          }
+        },
+      );
+    } catch (err) {
+      if (!(initial && isApiError(err) && WATCH_LIST_REFUSED.has(err.statusCode))) throw err;
+      this.refuseWatchList(`the server answered ${err.statusCode}`);
+      return;
+    }
+    if (initial && !signal.aborted)
+      this.refuseWatchList('the watch ended before its initial-events-end bookmark');
+  }
+
+  private refuseWatchList(why: string): void {
+    this.watchListRefused = true;
+    this.options.logger.debug('watch-list not served; listing instead', {
+      kind: this.client.kind.kind,
+      reason: why,
+    });
   }
 
   /**

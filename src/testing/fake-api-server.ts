@@ -32,6 +32,11 @@ export type Fault = (req: FakeRequest) => Error | undefined;
 export interface FakeApiServerOptions {
   /** Timestamps, and watch `timeoutSeconds`. Default the real clock. */
   readonly clock?: Clock;
+  /**
+   * Serve watch-list (`sendInitialEvents`, kube-apiserver's WatchList feature, on by default since
+   * 1.34). False answers such a watch as a server with the feature off does: 400 Bad Request.
+   */
+  readonly watchList?: boolean;
 }
 
 export interface FakeResourceOptions {
@@ -101,7 +106,10 @@ function sameContent(a: FakeObject, b: FakeObject): boolean {
  * - list (label and `metadata.name`/`metadata.namespace` field selectors, `limit`/`continue`) and
  *   watch from a resourceVersion, replaying the events after it; a watch from a resourceVersion
  *   older than the last `compact()` gets a 410 Gone ERROR event (a list's `continue` token, 410
- *   Expired); a watch without one starts with ADDED for every object; BOOKMARK events on
+ *   Expired); a watch without one starts with ADDED for every object; a watch-list
+ *   (`sendInitialEvents=true`, `resourceVersionMatch=NotOlderThan`) does too, then sends the BOOKMARK
+ *   annotated `k8s.io/initial-events-end: "true"` (option `watchList: false` refuses it, 400, as a
+ *   server with the WatchList feature off does); BOOKMARK events on
  *   `bookmark()` for watches that allow them; watches end at `timeoutSeconds` (on the clock), on
  *   `closeWatches()`, and fail on `disconnect()`;
  * - create (AlreadyExists), update with optimistic concurrency (409 Conflict on a stale
@@ -124,11 +132,13 @@ export class FakeApiServer {
   private compactedRv = 0;
   private uids = 0;
   private readonly clock: Clock;
+  private readonly watchList: boolean;
   /** Every request handled or failed, in order. */
   readonly requests: FakeRequest[] = [];
 
   constructor(options: FakeApiServerOptions = {}) {
     this.clock = options.clock ?? realClock;
+    this.watchList = options.watchList ?? true;
   }
 
   /** Declares a kind (its Kind name for lists, and whether it has a status subresource). */
@@ -618,6 +628,20 @@ export class FakeApiServer {
     const q = seen.query;
     const selector = parseSelector(String(q.labelSelector ?? ''));
     const fields = parseFieldSelector(String(q.fieldSelector ?? ''));
+    const initialEvents = q.sendInitialEvents === true || q.sendInitialEvents === 'true';
+    const bookmarks = q.allowWatchBookmarks === true || q.allowWatchBookmarks === 'true';
+    if (initialEvents && !this.watchList)
+      throw statusError(
+        400,
+        'BadRequest',
+        'sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled',
+      );
+    if (initialEvents && (q.resourceVersionMatch !== 'NotOlderThan' || !bookmarks))
+      throw statusError(
+        400,
+        'BadRequest',
+        'sendInitialEvents needs resourceVersionMatch=NotOlderThan and allowWatchBookmarks=true',
+      );
     return new Promise<void>((resolve, reject) => {
       let timer: ReturnType<Clock['setTimeout']> | undefined;
       const session: WatchSession = {
@@ -625,7 +649,7 @@ export class FakeApiServer {
         namespace: t.namespace,
         selector,
         fields,
-        bookmarks: q.allowWatchBookmarks === true || q.allowWatchBookmarks === 'true',
+        bookmarks,
         onLine,
         end: (err) => {
           if (!this.sessions.delete(session)) return;
@@ -642,11 +666,20 @@ export class FakeApiServer {
       onOpen?.();
       const from =
         q.resourceVersion === undefined || q.resourceVersion === '' ? '0' : String(q.resourceVersion);
-      if (from === '0') {
+      if (from === '0' || initialEvents) {
+        // Watch-list with a resourceVersion (NotOlderThan) starts from the current state too.
         for (const key of [...t.resource.objects.keys()].sort()) {
           const obj = t.resource.objects.get(key)!;
           if (matches(obj, t.namespace, selector, fields)) this.send(session, 'ADDED', obj);
         }
+        if (initialEvents)
+          this.send(session, 'BOOKMARK', {
+            ...(t.resource.kind ? { kind: t.resource.kind, apiVersion: t.resource.apiVersion } : {}),
+            metadata: {
+              resourceVersion: String(this.rv),
+              annotations: { 'k8s.io/initial-events-end': 'true' },
+            },
+          });
         return;
       }
       const rv = Number(from);

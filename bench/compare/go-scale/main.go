@@ -158,6 +158,7 @@ func main() {
 	parents := flag.Int64("parents", 0, "lookup: parents to write before \"done\"")
 	workers := flag.Int("workers", 1, "MaxConcurrentReconciles")
 	warmup := flag.Bool("warmup", false, "failover: EnableWarmup")
+	stripManagedFields := flag.Bool("strip-managed-fields", false, "cache without metadata.managedFields (TransformStripManagedFields), as op-gen's cache does by default")
 	flag.Parse()
 	ctrl.SetLogger(zap.New(zap.UseDevMode(false)))
 
@@ -172,6 +173,9 @@ func main() {
 		Metrics:                metricsserver.Options{BindAddress: "0"},
 		HealthProbeBindAddress: "0",
 		Cache:                  cache.Options{DefaultNamespaces: map[string]cache.Config{*namespace: {}}},
+	}
+	if *stripManagedFields {
+		opts.Cache.DefaultTransform = cache.TransformStripManagedFields()
 	}
 	if *mode == "failover" {
 		lease := 4 * time.Second

@@ -17,7 +17,7 @@ function setup() {
   const clock = new FakeClock(Date.parse('2026-01-01T00:00:00Z'));
   const server = new FakeApiServer({ clock }).register(Thing);
   const client = new ResourceClient(server.transport(), Thing);
-  const informer = new Informer<ObjectLike>(client, { logger: quiet, clock });
+  const informer = new Informer<ObjectLike>(client, { watchList: false, logger: quiet, clock });
   const seen: string[] = [];
   informer.addHandlers({
     onAdd: (o) => seen.push(`add ${o.metadata?.name}`),
@@ -137,7 +137,12 @@ describe('Informer on the fake API server', () => {
     const clock = new FakeClock();
     const server = new FakeApiServer({ clock }).register(Thing);
     const client = new ResourceClient(server.transport(), Thing);
-    const informer = new Informer<ObjectLike>(client, { logger: quiet, clock, labelSelector: 'app=x' });
+    const informer = new Informer<ObjectLike>(client, {
+      watchList: false,
+      logger: quiet,
+      clock,
+      labelSelector: 'app=x',
+    });
     const seen: string[] = [];
     informer.addHandlers({
       onAdd: (o) => seen.push(`add ${o.metadata?.name}`),

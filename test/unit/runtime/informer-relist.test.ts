@@ -1,87 +1,18 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ApiError } from '../../../src/client/api-error.ts';
-import type {
-  ListOptions,
-  ObjectLike,
-  ObjectList,
-  WatchEvent,
-  WatchOptions,
-} from '../../../src/client/resource-client.ts';
+import type { ObjectLike } from '../../../src/client/resource-client.ts';
 import { FakeClock } from '../../../src/runtime/clock.ts';
-import { Informer, type ListWatcher } from '../../../src/runtime/informer.ts';
+import { Informer } from '../../../src/runtime/informer.ts';
 import { createLogger } from '../../../src/runtime/logger.ts';
-import { Thing, quietLogger as quiet, settle } from '../../helpers/runtime-fakes.ts';
+import { FakeListWatcher, quietLogger as quiet, refused, settle } from '../../helpers/runtime-fakes.ts';
 
 function thing(name: string, rv: string): ObjectLike {
   return { metadata: { name, namespace: 'ns', resourceVersion: rv } };
 }
 
-/** One watch request the informer made: the test feeds it events, then ends or fails it. */
-interface WatchSession {
-  readonly options: WatchOptions;
-  emit(event: WatchEvent<ObjectLike>): void;
-  end(): void;
-  fail(err: Error): void;
-}
-
-/**
- * A narrow fake of the list/watch seam: lists answer from `items` (or fail while `down`), watches
- * become sessions the test drives; a watch opened while `down` fails at once as a refused connection.
- */
-class FakeListWatcher implements ListWatcher<ObjectLike> {
-  readonly kind = Thing;
-  items: ObjectLike[] = [];
-  listRv = '10';
-  down = false;
-  readonly sessions: WatchSession[] = [];
-  /** The options of every list, in order. */
-  readonly lists: (Omit<ListOptions, 'continue'> | undefined)[] = [];
-  private readonly waiters: ((s: WatchSession) => void)[] = [];
-
-  async listAll(options?: Omit<ListOptions, 'continue'>): Promise<ObjectList<ObjectLike>> {
-    this.lists.push(options);
-    await Promise.resolve();
-    if (this.down) throw refused();
-    return { metadata: { resourceVersion: this.listRv }, items: this.items.map((i) => structuredClone(i)) };
-  }
-
-  watch(options: WatchOptions, onEvent: (event: WatchEvent<ObjectLike>) => void): Promise<void> {
-    if (this.down) return Promise.reject(refused());
-    return new Promise((resolve, reject) => {
-      options.onOpen?.();
-      const session: WatchSession = {
-        options,
-        emit: (event) => {
-          try {
-            onEvent(event);
-          } catch (err) {
-            reject(err as Error);
-          }
-        },
-        end: () => resolve(),
-        fail: (err) => reject(err),
-      };
-      options.signal?.addEventListener('abort', () => resolve(), { once: true });
-      this.sessions.push(session);
-      this.waiters.shift()?.(session);
-    });
-  }
-
-  /** The next watch session (already open, or the next one the informer opens). */
-  nextSession(after: number): Promise<WatchSession> {
-    const existing = this.sessions[after];
-    if (existing) return Promise.resolve(existing);
-    return new Promise((resolve) => this.waiters.push(resolve));
-  }
-}
-
-function refused(): Error {
-  return Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6443'), { code: 'ECONNREFUSED' });
-}
-
 function recordingInformer(lw: FakeListWatcher, clock: FakeClock) {
-  const informer = new Informer<ObjectLike>(lw, { logger: quiet, clock });
+  const informer = new Informer<ObjectLike>(lw, { watchList: false, logger: quiet, clock });
   const seen: string[] = [];
   informer.addHandlers({
     onAdd: (o) => seen.push(`add ${o.metadata?.name}`),
@@ -237,6 +168,7 @@ describe('Informer: other watch errors and resync', () => {
     const clock = new FakeClock();
     const lines: string[] = [];
     const informer = new Informer<ObjectLike>(lw, {
+      watchList: false,
       logger: createLogger({ level: 'warn', write: (l) => void lines.push(l) }),
       clock,
     });
@@ -270,7 +202,12 @@ describe('Informer: other watch errors and resync', () => {
   it('resync delivers every cached object again as an update of itself', async () => {
     const lw = new FakeListWatcher();
     lw.items = [thing('a', '1'), thing('b', '2')];
-    const informer = new Informer<ObjectLike>(lw, { logger: quiet, clock: new FakeClock(), resyncMs: 5 });
+    const informer = new Informer<ObjectLike>(lw, {
+      watchList: false,
+      logger: quiet,
+      clock: new FakeClock(),
+      resyncMs: 5,
+    });
     const resynced = new Map<string, boolean>();
     const both = new Promise<void>((resolve) =>
       informer.addHandlers({

@@ -55,7 +55,11 @@ async function settlesSoon(p: Promise<unknown>): Promise<boolean> {
 describe('Informer.stop()', () => {
   it('during a list the server answers afterwards: no watch is opened, stop() resolves', async () => {
     const lw = new HeldListWatcher(false);
-    const informer = new Informer<ObjectLike>(lw, { logger: quiet, clock: new FakeClock() });
+    const informer = new Informer<ObjectLike>(lw, {
+      watchList: false,
+      logger: quiet,
+      clock: new FakeClock(),
+    });
     informer.start();
     await settle();
     assert.equal(lw.lists.length, 1);
@@ -67,7 +71,11 @@ describe('Informer.stop()', () => {
 
   it('aborts a list in flight', async () => {
     const lw = new HeldListWatcher(true);
-    const informer = new Informer<ObjectLike>(lw, { logger: quiet, clock: new FakeClock() });
+    const informer = new Informer<ObjectLike>(lw, {
+      watchList: false,
+      logger: quiet,
+      clock: new FakeClock(),
+    });
     informer.start();
     await settle();
     assert.ok(lw.lists[0]!.options.signal, 'the list carries a signal');
@@ -78,7 +86,11 @@ describe('Informer.stop()', () => {
 
   it('aborts the watch, and a backoff wait', async () => {
     const lw = new HeldListWatcher(true);
-    const informer = new Informer<ObjectLike>(lw, { logger: quiet, clock: new FakeClock() });
+    const informer = new Informer<ObjectLike>(lw, {
+      watchList: false,
+      logger: quiet,
+      clock: new FakeClock(),
+    });
     informer.start();
     await settle();
     lw.lists[0]!.answer();
@@ -88,7 +100,11 @@ describe('Informer.stop()', () => {
     assert.equal(lw.watches[0]!.signal?.aborted, true);
 
     const failing = new HeldListWatcher(true);
-    const again = new Informer<ObjectLike>(failing, { logger: quiet, clock: new FakeClock() });
+    const again = new Informer<ObjectLike>(failing, {
+      watchList: false,
+      logger: quiet,
+      clock: new FakeClock(),
+    });
     again.start();
     await settle();
     failing.lists[0]!.fail(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
@@ -102,6 +118,7 @@ describe('Informer.stop()', () => {
     const lw = new HeldListWatcher(true);
     let shard = 'a';
     const informer = new Informer<ObjectLike>(lw, {
+      watchList: false,
       logger: quiet,
       clock: new FakeClock(),
       listParams: () => ({ shardSelector: shard }),

@@ -18,7 +18,7 @@ import { quietLogger as quiet } from '../../helpers/runtime-fakes.ts';
  * answers is test/integration/runtime/metadata-only.test.ts.)
  */
 describe('InformerCache metadata-only informers', () => {
-  it('list and watch with the metadata Accept headers; full informers with JSON; separate stores', async () => {
+  it('(list requests) list and watch with the metadata Accept headers; full informers with JSON; separate stores', async () => {
     const server = new FakeApiServer().register(builtinKinds.Secret);
     const base = server.transport();
     const seen: { accept: string | undefined; watch: boolean }[] = [];
@@ -36,7 +36,7 @@ describe('InformerCache metadata-only informers', () => {
       metadata: { name: 's', namespace: 'ns' },
       stringData: { k: 'v' },
     });
-    const cache = new InformerCache(transport, { logger: quiet });
+    const cache = new InformerCache(transport, { logger: quiet, watchList: false });
     cache.metadataInformersFor(builtinKinds.Secret);
     assert.equal(cache.isCached(builtinKinds.Secret), false, 'a metadata informer is not the full cache');
     cache.start();

@@ -25,8 +25,11 @@ async function until(what: string, condition: () => boolean, timeoutMs = 10_000)
   }
 }
 
+/** A list of ConfigMaps: a list request, or a watch-list (a watch that sends the initial events). */
 const isConfigMapList = (r: FakeRequest): boolean =>
-  r.method === 'GET' && !r.watch && /\/configmaps$/.test(r.path);
+  r.method === 'GET' &&
+  /\/configmaps$/.test(r.path) &&
+  (!r.watch || r.query.sendInitialEvents === true || r.query.sendInitialEvents === 'true');
 
 async function setup() {
   const server = new FakeApiServer();

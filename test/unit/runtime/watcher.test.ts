@@ -14,7 +14,7 @@ function setup() {
   const clock = new FakeClock(Date.parse('2026-01-01T00:00:00Z'));
   const server = new FakeApiServer({ clock }).register(Thing);
   const client = new ResourceClient(server.transport(), Thing);
-  const watcher = new Watcher<ObjectLike>(client, { logger: quiet, clock });
+  const watcher = new Watcher<ObjectLike>(client, { logger: quiet, clock, watchList: false });
   const thing = (name: string): ObjectLike => ({ metadata: { name, namespace: 'ns' } });
   return { clock, server, client, watcher, thing };
 }
@@ -38,6 +38,11 @@ function describeEvent(e: WatcherEvent<ObjectLike>): string {
   switch (e.type) {
     case 'list':
       return `list ${e.objects.map((o) => o.metadata?.name).join(',')}`;
+    case 'init':
+    case 'initDone':
+      return e.type;
+    case 'initApply':
+      return `initApply ${e.object.metadata?.name}`;
     case 'applied':
     case 'deleted':
       return `${e.type} ${e.object.metadata?.name}`;
