@@ -240,6 +240,9 @@ function ratioed<R extends { side: Side }>(runs: readonly R[], pick: (r: R) => n
 
 // ---------------------------------------------------------------------------------------- lookup
 
+/** How long a lookup run may take to sync and to write every parent: 10 min + 20 ms a parent. */
+export const lookupTimeoutMs = (parents: number): number => 600_000 + 20 * parents;
+
 interface LookupRun {
   readonly side: Side;
   readonly parents: number;
@@ -247,7 +250,14 @@ interface LookupRun {
   readonly syncedMs: number;
   /** From the operator's "started" (runtime loaded, controller set up) to its cache synced. */
   readonly startToSyncedMs: number;
+  /** Cache synced → every parent written. */
   readonly reconcileAllMs: number;
+  /** Spawn → every parent written: the whole time an operator (re)start takes to do the work. */
+  readonly totalMs: number;
+  /** "started" → every parent written (without the process start and the runtime's load). */
+  readonly startToDoneMs: number;
+  /** The operator's whole CPU time from spawn to every parent written (seconds). */
+  readonly cpuTotalS: number;
   readonly cpuPerReconcileUs: number;
   readonly lookupUs: number;
   readonly children: number;
@@ -316,8 +326,8 @@ async function lookupScale(options: ScaleOptions, sides: readonly Side[]) {
           ]);
           try {
             const started = await op.event('started');
-            const synced = await op.event('synced');
-            const done = await op.event('done');
+            const synced = await op.event('synced', lookupTimeoutMs(n));
+            const done = await op.event('done', lookupTimeoutMs(n));
             const run: LookupRun = {
               side,
               parents: n,
@@ -325,6 +335,9 @@ async function lookupScale(options: ScaleOptions, sides: readonly Side[]) {
               syncedMs: synced.at - op.spawnedAt,
               startToSyncedMs: synced.at - started.at,
               reconcileAllMs: done.at - synced.at,
+              totalMs: done.at - op.spawnedAt,
+              startToDoneMs: done.at - started.at,
+              cpuTotalS: done.cpu!,
               cpuPerReconcileUs: ((done.cpu! - synced.cpu!) / n) * 1e6,
               lookupUs: Number(done.lookupNs) / Number(done.lookups) / 1e3,
               children: Number(done.children),
@@ -335,7 +348,7 @@ async function lookupScale(options: ScaleOptions, sides: readonly Side[]) {
               throw new Error(`${side}: ${run.children} children found, ${n * CHILDREN} exist`);
             runs.push(run);
             console.log(
-              `lookup-scale N=${n} ${side.padEnd(18)} round ${round}: all reconciled in ${run.reconcileAllMs} ms, ${run.cpuPerReconcileUs.toFixed(0)} µs CPU/reconcile, ${run.lookupUs.toFixed(1)} µs/lookup, peak ${run.peakRssMb.toFixed(0)} MB (load ${l})`,
+              `lookup-scale N=${n} ${side.padEnd(18)} round ${round}: spawn → all reconciled ${run.totalMs} ms (started ${started.at - op.spawnedAt} ms, synced ${run.syncedMs} ms), synced → all reconciled ${run.reconcileAllMs} ms, CPU ${run.cpuTotalS.toFixed(2)} s, ${run.cpuPerReconcileUs.toFixed(0)} µs CPU/reconcile, ${run.lookupUs.toFixed(1)} µs/lookup, peak ${run.peakRssMb.toFixed(0)} MB (load ${l})`,
             );
           } finally {
             await op.stop();
@@ -353,6 +366,10 @@ async function lookupScale(options: ScaleOptions, sides: readonly Side[]) {
       parents: n,
       children: n * CHILDREN,
       reconcileAllMs: ratioed(at, (r) => r.reconcileAllMs),
+      totalMs: ratioed(at, (r) => r.totalMs),
+      startToDoneMs: ratioed(at, (r) => r.startToDoneMs),
+      cpuTotalS: ratioed(at, (r) => r.cpuTotalS),
+      load1: summarize(at.map((r) => r.load1)),
       cpuPerReconcileUs: ratioed(at, (r) => r.cpuPerReconcileUs),
       lookupUs: ratioed(at, (r) => r.lookupUs),
       syncedMs: ratioed(at, (r) => r.syncedMs),
@@ -641,7 +658,7 @@ function printLookup(r: Awaited<ReturnType<typeof lookupScale>>): void {
   );
   for (const s of r.sizes)
     console.log(
-      `  N=${s.parents}: all reconciled ${fmt(s.reconcileAllMs)} ms; CPU/reconcile ${fmt(s.cpuPerReconcileUs)} µs; lookup ${fmt(s.lookupUs, 1)} µs; spawn → synced ${fmt(s.syncedMs)} ms; started → synced ${fmt(s.startToSyncedMs)} ms; peak RSS ${fmt(s.peakRssMb)} MB`,
+      `  N=${s.parents} (load ${s.load1.min}–${s.load1.max}): spawn → all reconciled ${fmt(s.totalMs)} ms; started → all reconciled ${fmt(s.startToDoneMs)} ms; synced → all reconciled ${fmt(s.reconcileAllMs)} ms; operator CPU ${fmt(s.cpuTotalS, 2)} s; CPU/reconcile ${fmt(s.cpuPerReconcileUs)} µs; lookup ${fmt(s.lookupUs, 1)} µs; spawn → synced ${fmt(s.syncedMs)} ms; started → synced ${fmt(s.startToSyncedMs)} ms; peak RSS ${fmt(s.peakRssMb)} MB`,
     );
 }
 
