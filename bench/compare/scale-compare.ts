@@ -26,7 +26,7 @@
  *
  * Run alone: `node bench/compare/scale-compare.ts [--only lookup-scale,sync,backlog,failover]
  * [--parents 1000,10000] [--rounds 3] [--sync-objects 100000] [--backlog-objects 20000]
- * [--failover-objects 20000] [--workers 4]`; writes bench/results/<case or scale>-<date>.json.
+ * [--failover-objects 20000] [--workers 4] [--cr-priority-queue true|false]`; writes bench/results/<case or scale>-<date>.json.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -63,6 +63,12 @@ export interface ScaleOptions {
   readonly failoverObjects: number;
   readonly workers: number;
   readonly editAfterMs: number;
+  /**
+   * lookup-scale: controller-runtime's UsePriorityQueue (default true, as op-gen's default queue).
+   * v0.22's priority queue walks its whole tree on every add while no worker waits, so its CPU per
+   * reconcile grows with N; false runs it with v0.22's default workqueue instead.
+   */
+  readonly crPriorityQueue: boolean;
 }
 
 const CHILDREN = 5;
@@ -323,6 +329,7 @@ async function lookupScale(options: ScaleOptions, sides: readonly Side[]) {
             `--run=${side}-${n}-${round}`,
             `--parents=${n}`,
             `--workers=${options.workers}`,
+            ...(side === 'controller-runtime' ? [`--priority-queue=${options.crPriorityQueue}`] : []),
           ]);
           try {
             const started = await op.event('started');
@@ -377,7 +384,14 @@ async function lookupScale(options: ScaleOptions, sides: readonly Side[]) {
       peakRssMb: ratioed(at, (r) => r.peakRssMb),
     };
   });
-  return { children: CHILDREN, workers: options.workers, creation, sizes, runs };
+  return {
+    children: CHILDREN,
+    workers: options.workers,
+    controllerRuntimePriorityQueue: options.crPriorityQueue,
+    creation,
+    sizes,
+    runs,
+  };
 }
 
 // ------------------------------------------------------------------------------------------ sync
@@ -654,7 +668,7 @@ const fmt = (r: Ratioed, digits = 0): string =>
 
 function printLookup(r: Awaited<ReturnType<typeof lookupScale>>): void {
   console.log(
-    `\nLookup scale: N parents × ${r.children} children, ${r.workers} workers; op-gen vs controller-runtime (ratio), medians`,
+    `\nLookup scale: N parents × ${r.children} children, ${r.workers} workers, controller-runtime's ${r.controllerRuntimePriorityQueue ? 'priority queue' : 'default workqueue'}; op-gen vs controller-runtime (ratio), medians`,
   );
   for (const s of r.sizes)
     console.log(
@@ -692,7 +706,13 @@ export const SCALE_OPTION_DEFAULTS = {
   'failover-objects': '20000',
   workers: '4',
   'edit-after-ms': '1000',
+  'cr-priority-queue': 'true',
 } as const;
+
+function flag(name: string, value: string): boolean {
+  if (value !== 'true' && value !== 'false') throw new Error(`--${name}: true or false, not ${value}`);
+  return value === 'true';
+}
 
 /** ScaleOptions from parsed command-line values (strings, as parseArgs gives them). */
 export function scaleOptions(
@@ -709,6 +729,7 @@ export function scaleOptions(
     failoverObjects: Number(get('failover-objects')),
     workers: Number(get('workers')),
     editAfterMs: Number(get('edit-after-ms')),
+    crPriorityQueue: flag('cr-priority-queue', get('cr-priority-queue')),
   };
 }
 
