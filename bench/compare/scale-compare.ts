@@ -27,7 +27,7 @@
  *
  * Run alone: `node bench/compare/scale-compare.ts [--only lookup-scale,sync,backlog,failover]
  * [--parents 1000,10000] [--rounds 3] [--sync-objects 100000] [--sync-strip-managed-fields true] [--backlog-objects 20000]
- * [--failover-objects 20000] [--workers 4]`; writes bench/results/<case or scale>-<date>.json.
+ * [--failover-objects 20000] [--workers 4] [--cr-priority-queue true|false]`; writes bench/results/<case or scale>-<date>.json.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -66,6 +66,12 @@ export interface ScaleOptions {
   readonly failoverObjects: number;
   readonly workers: number;
   readonly editAfterMs: number;
+  /**
+   * lookup-scale: controller-runtime's UsePriorityQueue (default true, as op-gen's default queue).
+   * v0.22's priority queue walks its whole tree on every add while no worker waits, so its CPU per
+   * reconcile grows with N; false runs it with v0.22's default workqueue instead.
+   */
+  readonly crPriorityQueue: boolean;
 }
 
 const CHILDREN = 5;
@@ -243,6 +249,9 @@ function ratioed<R extends { side: Side }>(runs: readonly R[], pick: (r: R) => n
 
 // ---------------------------------------------------------------------------------------- lookup
 
+/** How long a lookup run may take to sync and to write every parent: 10 min + 20 ms a parent. */
+export const lookupTimeoutMs = (parents: number): number => 600_000 + 20 * parents;
+
 interface LookupRun {
   readonly side: Side;
   readonly parents: number;
@@ -250,7 +259,14 @@ interface LookupRun {
   readonly syncedMs: number;
   /** From the operator's "started" (runtime loaded, controller set up) to its cache synced. */
   readonly startToSyncedMs: number;
+  /** Cache synced → every parent written. */
   readonly reconcileAllMs: number;
+  /** Spawn → every parent written: the whole time an operator (re)start takes to do the work. */
+  readonly totalMs: number;
+  /** "started" → every parent written (without the process start and the runtime's load). */
+  readonly startToDoneMs: number;
+  /** The operator's whole CPU time from spawn to every parent written (seconds). */
+  readonly cpuTotalS: number;
   readonly cpuPerReconcileUs: number;
   readonly lookupUs: number;
   readonly children: number;
@@ -316,11 +332,12 @@ async function lookupScale(options: ScaleOptions, sides: readonly Side[]) {
             `--run=${side}-${n}-${round}`,
             `--parents=${n}`,
             `--workers=${options.workers}`,
+            ...(side === 'controller-runtime' ? [`--priority-queue=${options.crPriorityQueue}`] : []),
           ]);
           try {
             const started = await op.event('started');
-            const synced = await op.event('synced');
-            const done = await op.event('done');
+            const synced = await op.event('synced', lookupTimeoutMs(n));
+            const done = await op.event('done', lookupTimeoutMs(n));
             const run: LookupRun = {
               side,
               parents: n,
@@ -328,6 +345,9 @@ async function lookupScale(options: ScaleOptions, sides: readonly Side[]) {
               syncedMs: synced.at - op.spawnedAt,
               startToSyncedMs: synced.at - started.at,
               reconcileAllMs: done.at - synced.at,
+              totalMs: done.at - op.spawnedAt,
+              startToDoneMs: done.at - started.at,
+              cpuTotalS: done.cpu!,
               cpuPerReconcileUs: ((done.cpu! - synced.cpu!) / n) * 1e6,
               lookupUs: Number(done.lookupNs) / Number(done.lookups) / 1e3,
               children: Number(done.children),
@@ -338,7 +358,7 @@ async function lookupScale(options: ScaleOptions, sides: readonly Side[]) {
               throw new Error(`${side}: ${run.children} children found, ${n * CHILDREN} exist`);
             runs.push(run);
             console.log(
-              `lookup-scale N=${n} ${side.padEnd(18)} round ${round}: all reconciled in ${run.reconcileAllMs} ms, ${run.cpuPerReconcileUs.toFixed(0)} µs CPU/reconcile, ${run.lookupUs.toFixed(1)} µs/lookup, peak ${run.peakRssMb.toFixed(0)} MB (load ${l})`,
+              `lookup-scale N=${n} ${side.padEnd(18)} round ${round}: spawn → all reconciled ${run.totalMs} ms (started ${started.at - op.spawnedAt} ms, synced ${run.syncedMs} ms), synced → all reconciled ${run.reconcileAllMs} ms, CPU ${run.cpuTotalS.toFixed(2)} s, ${run.cpuPerReconcileUs.toFixed(0)} µs CPU/reconcile, ${run.lookupUs.toFixed(1)} µs/lookup, peak ${run.peakRssMb.toFixed(0)} MB (load ${l})`,
             );
           } finally {
             await op.stop();
@@ -356,6 +376,10 @@ async function lookupScale(options: ScaleOptions, sides: readonly Side[]) {
       parents: n,
       children: n * CHILDREN,
       reconcileAllMs: ratioed(at, (r) => r.reconcileAllMs),
+      totalMs: ratioed(at, (r) => r.totalMs),
+      startToDoneMs: ratioed(at, (r) => r.startToDoneMs),
+      cpuTotalS: ratioed(at, (r) => r.cpuTotalS),
+      load1: summarize(at.map((r) => r.load1)),
       cpuPerReconcileUs: ratioed(at, (r) => r.cpuPerReconcileUs),
       lookupUs: ratioed(at, (r) => r.lookupUs),
       syncedMs: ratioed(at, (r) => r.syncedMs),
@@ -363,7 +387,14 @@ async function lookupScale(options: ScaleOptions, sides: readonly Side[]) {
       peakRssMb: ratioed(at, (r) => r.peakRssMb),
     };
   });
-  return { children: CHILDREN, workers: options.workers, creation, sizes, runs };
+  return {
+    children: CHILDREN,
+    workers: options.workers,
+    controllerRuntimePriorityQueue: options.crPriorityQueue,
+    creation,
+    sizes,
+    runs,
+  };
 }
 
 // ------------------------------------------------------------------------------------------ sync
@@ -652,11 +683,11 @@ const fmt = (r: Ratioed, digits = 0): string =>
 
 function printLookup(r: Awaited<ReturnType<typeof lookupScale>>): void {
   console.log(
-    `\nLookup scale: N parents × ${r.children} children, ${r.workers} workers; op-gen vs controller-runtime (ratio), medians`,
+    `\nLookup scale: N parents × ${r.children} children, ${r.workers} workers, controller-runtime's ${r.controllerRuntimePriorityQueue ? 'priority queue' : 'default workqueue'}; op-gen vs controller-runtime (ratio), medians`,
   );
   for (const s of r.sizes)
     console.log(
-      `  N=${s.parents}: all reconciled ${fmt(s.reconcileAllMs)} ms; CPU/reconcile ${fmt(s.cpuPerReconcileUs)} µs; lookup ${fmt(s.lookupUs, 1)} µs; spawn → synced ${fmt(s.syncedMs)} ms; started → synced ${fmt(s.startToSyncedMs)} ms; peak RSS ${fmt(s.peakRssMb)} MB`,
+      `  N=${s.parents} (load ${s.load1.min}–${s.load1.max}): spawn → all reconciled ${fmt(s.totalMs)} ms; started → all reconciled ${fmt(s.startToDoneMs)} ms; synced → all reconciled ${fmt(s.reconcileAllMs)} ms; operator CPU ${fmt(s.cpuTotalS, 2)} s; CPU/reconcile ${fmt(s.cpuPerReconcileUs)} µs; lookup ${fmt(s.lookupUs, 1)} µs; spawn → synced ${fmt(s.syncedMs)} ms; started → synced ${fmt(s.startToSyncedMs)} ms; peak RSS ${fmt(s.peakRssMb)} MB`,
     );
 }
 
@@ -691,7 +722,13 @@ export const SCALE_OPTION_DEFAULTS = {
   'failover-objects': '20000',
   workers: '4',
   'edit-after-ms': '1000',
+  'cr-priority-queue': 'true',
 } as const;
+
+function flag(name: string, value: string): boolean {
+  if (value !== 'true' && value !== 'false') throw new Error(`--${name}: true or false, not ${value}`);
+  return value === 'true';
+}
 
 /** ScaleOptions from parsed command-line values (strings, as parseArgs gives them). */
 export function scaleOptions(
@@ -709,6 +746,7 @@ export function scaleOptions(
     failoverObjects: Number(get('failover-objects')),
     workers: Number(get('workers')),
     editAfterMs: Number(get('edit-after-ms')),
+    crPriorityQueue: flag('cr-priority-queue', get('cr-priority-queue')),
   };
 }
 

@@ -1,7 +1,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { BuildFailure, Message, Metafile } from 'esbuild';
+import { isBuiltin } from 'node:module';
+import type { BuildFailure, Message, Metafile, Plugin } from 'esbuild';
 import { OpGenError } from '../errors.ts';
 import type { GenerateResult } from '../generation/contract.ts';
 import { emit, filesWithHeader } from '../generation/emit.ts';
@@ -38,6 +39,29 @@ export const MANAGER_BUNDLE_HEADER =
 const REQUIRE_SHIM =
   "import { createRequire as __opGenCreateRequire } from 'node:module';\n" +
   'const require = __opGenCreateRequire(import.meta.url);\n';
+
+/**
+ * Node's own modules, imported by ES `import` statements, taken with `process.getBuiltinModule`
+ * instead. An ES import of a built-in module makes Node build its ES facade, which reads every export
+ * once, lazy ones included: node:http's loads undici (its fetch and WebSocket), node:util's its diff
+ * and colours, node:crypto's WebCrypto, about 30 ms of a manager's start with the scaffold's flags
+ * (`--no-opt`), for things it never uses. Taken as a CommonJS value, an export is read where the code
+ * uses it. (`process.getBuiltinModule` exists from Node 22.3; the bundle targets 22.19.)
+ */
+const builtinsWithoutFacades: Plugin = {
+  name: 'op-gen-builtins-without-facades',
+  setup(build) {
+    build.onResolve({ filter: /^[a-z_:/]+$/ }, (args) =>
+      args.kind === 'import-statement' && isBuiltin(args.path)
+        ? { path: args.path, namespace: 'op-gen-builtin' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'op-gen-builtin' }, (args) => ({
+      contents: `module.exports = process.getBuiltinModule(${JSON.stringify(args.path)});\n`,
+      loader: 'js',
+    }));
+  },
+};
 
 /**
  * The child-process entry of op-gen's kubeconfig loading (client/resolve-credentials): the runtime
@@ -98,6 +122,7 @@ export async function buildManager(options: BuildManagerOptions): Promise<BuildM
       // .mjs: the image's folder has no package.json saying "type": "module".
       outExtension: { '.js': '.mjs' },
       external: [...(options.external ?? [])],
+      plugins: [builtinsWithoutFacades],
       write: false,
       metafile: true,
       banner: { js: MANAGER_BUNDLE_HEADER + REQUIRE_SHIM },

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import { Server as HttpsServer } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Tracer, TracerProvider } from '@opentelemetry/api';
-import { childProcessSource } from '../client/credentials.ts';
+import { defaultCredentialSource } from '../client/static-credentials.ts';
 import { checkDefaultKubeConfig } from '../client/kubeconfig-check.ts';
 import type { Kind } from '../client/kind.ts';
 import type { ObjectLike } from '../client/resource-client.ts';
@@ -46,9 +46,11 @@ import { runtimeTracer } from './tracing.ts';
 
 export interface ManagerOptions {
   /**
-   * Default: in-cluster config, else $KUBECONFIG / ~/.kube/config, loaded by client-node's
-   * loadFromDefault in a short-lived child process (see childProcessSource) so the manager does not
-   * carry client-node's generated API in memory.
+   * Default: in-cluster config, else $KUBECONFIG / ~/.kube/config, as client-node's loadFromDefault
+   * reads them: in this process when they state the credentials outright (a token, token file, client
+   * certificate, user name and password; see defaultCredentialSource), else loaded by client-node in
+   * a short-lived child process (exec plugins, auth providers; see childProcessSource) so the manager
+   * does not carry client-node's generated API in memory.
    */
   readonly kubeConfig?: KubeConfig;
   /** The kubeconfig context to use with the default loading. */
@@ -254,7 +256,7 @@ export class Manager {
     const transport = options.kubeConfig
       ? await Transport.fromKubeConfig(options.kubeConfig, transportOptions)
       : await Transport.fromSource(
-          childProcessSource(options.context ? { context: options.context } : {}),
+          await defaultCredentialSource(options.context ? { context: options.context } : {}),
           transportOptions,
         );
     return new Manager(options.kubeConfig, transport, options);

@@ -159,6 +159,10 @@ func main() {
 	workers := flag.Int("workers", 1, "MaxConcurrentReconciles")
 	warmup := flag.Bool("warmup", false, "failover: EnableWarmup")
 	stripManagedFields := flag.Bool("strip-managed-fields", false, "cache without metadata.managedFields (TransformStripManagedFields), as op-gen's cache does by default")
+	// controller-runtime v0.22's priority queue walks its whole tree on every add while no worker
+	// waits (fixed in later releases), so its CPU per reconcile grows with the queue; false gives
+	// v0.22's default queue (client-go's workqueue) for the lookup case.
+	priorityQueue := flag.Bool("priority-queue", true, "UsePriorityQueue")
 	flag.Parse()
 	ctrl.SetLogger(zap.New(zap.UseDevMode(false)))
 
@@ -191,7 +195,7 @@ func main() {
 	mgr, err := ctrl.NewManager(cfg, opts)
 	exitOnError(err)
 	ctx := ctrl.SetupSignalHandler()
-	copts := controller.Options{MaxConcurrentReconciles: *workers, UsePriorityQueue: ptr.To(true)}
+	copts := controller.Options{MaxConcurrentReconciles: *workers, UsePriorityQueue: ptr.To(*priorityQueue)}
 
 	switch *mode {
 	case "lookup":

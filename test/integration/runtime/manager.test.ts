@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import {
   builtinKinds,
@@ -264,10 +267,18 @@ describe('op-gen/runtime against a real API server', { timeout: 180_000, skip: c
 });
 
 describe('Manager.create without a KubeConfig object', { timeout: 60_000, skip: controlPlaneSkip() }, () => {
-  it('loads $KUBECONFIG through client-node in a child process and talks to the server', async () => {
-    const cp = await startControlPlane();
+  let cp: ControlPlane;
+  before(async () => {
+    cp = await startControlPlane();
+  });
+  after(async () => {
+    await cp?.stop();
+  });
+
+  /** A manager made from $KUBECONFIG=`file` lists the namespaces. */
+  async function listsNamespaces(file: string): Promise<void> {
     const saved = process.env.KUBECONFIG;
-    process.env.KUBECONFIG = cp.kubeconfigPath;
+    process.env.KUBECONFIG = file;
     try {
       const mgr = await Manager.create({
         metricsBindAddress: '0',
@@ -282,7 +293,34 @@ describe('Manager.create without a KubeConfig object', { timeout: 60_000, skip: 
     } finally {
       if (saved === undefined) delete process.env.KUBECONFIG;
       else process.env.KUBECONFIG = saved;
-      await cp.stop();
+    }
+  }
+
+  it('reads a kubeconfig that states its credentials (a token) in this process and talks to the server', async () => {
+    await listsNamespaces(cp.kubeconfigPath);
+  });
+
+  it('loads a kubeconfig with an exec plugin through client-node in a child process and talks to the server', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'op-gen-exec-kubeconfig-'));
+    try {
+      const config = JSON.parse(readFileSync(cp.kubeconfigPath, 'utf8')) as {
+        users: { name: string; user: Record<string, unknown> }[];
+      };
+      const user = config.users[0]!.user;
+      const credential = {
+        apiVersion: 'client.authentication.k8s.io/v1',
+        kind: 'ExecCredential',
+        status: { token: user.token },
+      };
+      const plugin = join(dir, 'get-token.sh');
+      writeFileSync(plugin, `#!/bin/sh\necho '${JSON.stringify(credential)}'\n`, { mode: 0o755 });
+      config.users[0]!.user = {
+        exec: { apiVersion: 'client.authentication.k8s.io/v1', command: plugin, interactiveMode: 'Never' },
+      };
+      writeFileSync(join(dir, 'config'), JSON.stringify(config));
+      await listsNamespaces(join(dir, 'config'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

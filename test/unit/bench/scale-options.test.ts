@@ -19,5 +19,11 @@ describe('bench scale-compare options', () => {
     assert.equal(o.backlogObjects, 20_000);
     assert.equal(o.rounds, 3);
     assert.equal(o.editAfterMs, 1000);
+    assert.equal(o.crPriorityQueue, true);
+    assert.equal(scaleOptions(['lookup-scale'], { 'cr-priority-queue': 'false' }).crPriorityQueue, false);
+    assert.throws(
+      () => scaleOptions(['lookup-scale'], { 'cr-priority-queue': 'no' }),
+      /true or false, not no/,
+    );
   });
 });

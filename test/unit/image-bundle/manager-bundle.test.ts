@@ -140,6 +140,44 @@ describe('op-gen build (buildManager)', () => {
     assert.deepEqual((await buildManager({ cwd: project() })).warnings, []);
   });
 
+  it("takes Node's own modules with process.getBuiltinModule, not ES imports (whose facades load every lazy export)", async () => {
+    const dir = project(
+      [
+        "import { EOL } from 'node:os';",
+        "import * as http from 'node:http';",
+        "import path from 'path';",
+        "import { parseArgs } from 'node:util';",
+        'console.log(JSON.stringify({',
+        '  eol: EOL.length,',
+        '  agent: typeof http.Agent,',
+        "  joined: path.join('a', 'b'),",
+        "  parsed: parseArgs({ args: ['--x=1'], options: { x: { type: 'string' } } }).values.x,",
+        '  // Whether node:http built its ES facade: the facade reads its lazy exports, which loads undici.',
+        "  undici: process.moduleLoadList.some((m) => m.includes('undici')),",
+        '}));',
+        '',
+      ].join('\n'),
+    );
+    await buildManager({ cwd: dir });
+    const out = join(dir, 'dist', 'manager');
+    const code = outFiles(out)
+      .map((f) => readFileSync(join(out, f), 'utf8'))
+      .join('\n');
+    const esImports = [...code.matchAll(/^import [^;]*? from ["']((?:node:)?[a-z_/]+)["']/gm)].map(
+      (m) => m[1],
+    );
+    assert.deepEqual([...new Set(esImports)], ['node:module'], 'only the require shim imports a Node module');
+    const run = spawnSync(process.execPath, ['main.mjs'], { cwd: out, encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr);
+    assert.deepEqual(JSON.parse(run.stdout), {
+      eol: 1,
+      agent: 'function',
+      joined: 'a/b',
+      parsed: '1',
+      undici: false,
+    });
+  });
+
   it('--external leaves a package to node_modules', async () => {
     const dir = project();
     await buildManager({ cwd: dir, external: ['cjs-dep'] });
