@@ -306,18 +306,7 @@ describe('op-gen create webhook in a project whose generate script names each ge
     pkg.scripts.generate = named;
     writeFileSync(file, `${JSON.stringify(pkg, null, 2)}\n`);
     await ok(root, 'create', 'api', '--group', 'cache', '--version', 'v1', '--kind', 'Memcached');
-    await ok(
-      root,
-      'create',
-      'webhook',
-      '--group',
-      'cache',
-      '--version',
-      'v1',
-      '--kind',
-      'Memcached',
-      '--defaulting',
-    );
+    await ok(root, ...'create webhook --group cache --version v1 --kind Memcached --defaulting'.split(' '));
     const after = JSON.parse(readFileSync(file, 'utf8')) as Doc;
     assert.equal(after.scripts.generate, `${named} && op-gen generate webhook`);
   });
