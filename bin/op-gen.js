@@ -3,6 +3,7 @@ import module from 'node:module';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
+import { idleAfterCommand, resourcesBeforeCommand } from './exit-when-idle.js';
 import { isSupportedNode, unsupportedNodeMessage } from './node-version.js';
 
 // Before anything that needs a newer Node is loaded: on Node 20 op-gen's dependencies crash.
@@ -44,5 +45,14 @@ module.enableCompileCache?.(
   join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'op-gen', 'compile-cache'),
 );
 
+// A finished command with nothing left to do (no child, socket, timer or unwritten output) exits at
+// once instead of letting the event loop empty: a one-shot run has no use for what V8 does then, and
+// what it did was a major GC at the process's peak. `generate crd` on 100 kinds x 20 fields starts
+// incremental marking late in the run and finished it after the command: peak RSS 100.3 -> 91.3 MB
+// with the output folder up to date, 97.5 -> 90.1 MB writing it (3 runs each, --single-threaded).
+// Anything else (`op-gen run`'s manager, a pipe still draining) ends as before.
 const { main } = await import('../dist/cli/main.js');
-process.exitCode = await main(process.argv.slice(2));
+const before = resourcesBeforeCommand(process);
+const code = await main(process.argv.slice(2));
+process.exitCode = code;
+if (idleAfterCommand(process, before)) process.exit(code);

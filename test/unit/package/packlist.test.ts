@@ -95,6 +95,7 @@ describe('the npm package (npm pack)', () => {
     const needed = [
       ...Object.values(pkg.bin).map((b) => b.replace(/^\.\//, '')),
       'bin/node-version.js',
+      'bin/exit-when-idle.js',
       'dist/cli/main.js',
       'dist/vendor/typescript.cjs',
       'dist/vendor/yaml.cjs',
