@@ -12,7 +12,7 @@ import {
   type CredentialSource,
 } from '../../../src/client/credentials.ts';
 import { defaultCredentialSource, staticCredentials } from '../../../src/client/static-credentials.ts';
-import { fuzzRuns } from '../../helpers/fuzz-runs.ts';
+import { fuzzRuns, fuzzSeed } from '../../helpers/fuzz-runs.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'op-gen-static-cred-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -302,7 +302,7 @@ describe('staticCredentials: the default kubeconfig read in this process', () =>
           );
         },
       ),
-      { numRuns: runs, seed: 39 },
+      { numRuns: runs, ...fuzzSeed() },
     );
     assert.equal(ran, runs);
     assert.ok(read >= runs / 10, `read in process: ${read} of ${runs}`);
