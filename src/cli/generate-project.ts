@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { OpGenError } from '../errors.ts';
 import { projectGenerators } from '../generate/generator-names.ts';
-import { readProjectFile } from '../project/project-file.ts';
 import { contextFor, type CommandIo } from './context.ts';
 import { reportResult } from './run-generator.ts';
 
@@ -20,9 +19,14 @@ export function withProjectGenerators(generate: Command, io: CommandIo): void {
       if (command.args.length > 0) (command as Command & { unknownCommand(): never }).unknownCommand();
       const ctx = contextFor(command, io);
       const check = flags.check === true;
-      const { generate: run, runContext } = await import('../generate/registry.ts');
-      const names = projectGenerators(readProjectFile(ctx.cwd));
-      const shared = await runContext(names, { cwd: ctx.cwd });
+      const [{ generate: run, runContext }, { generatorContext }] = await Promise.all([
+        import('../generate/registry.ts'),
+        import('../generation/context.ts'),
+      ]);
+      // The run's context reads op-gen.yaml once: for the generator list and for the generators.
+      const context = generatorContext({ cwd: ctx.cwd });
+      const names = projectGenerators(context.project());
+      const shared = await runContext(names, { cwd: ctx.cwd }, context);
       const outOfDate: string[] = [];
       for (const name of names) {
         const result = await run(name, { cwd: ctx.cwd, check }, shared);

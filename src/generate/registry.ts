@@ -55,8 +55,8 @@ export async function generate<N extends GeneratorName>(
 export async function runContext(
   names: readonly DefaultsGeneratorName[],
   options: GenerateOptions,
+  ctx: GeneratorContext = generatorContext(options),
 ): Promise<GeneratorContext> {
-  const ctx = generatorContext(options);
   for (const name of names) {
     const generator = (await loadGenerator(name)) as Generator<GenerateOptions>;
     const paths = generator.sourcePaths?.(options);
