@@ -9,7 +9,7 @@ import { createNamespace, eventually, installCrdFile, memoryLogger } from './hel
 
 const CRD = new URL('../../fixtures/runtime/memcached-crd.yaml', import.meta.url);
 const COUNT = 1_500;
-/** ~500 bytes of data per object: each list is ~1 MB, several of the decoder's ~256 KB batches. */
+/** ~500 bytes of data per object: each list is ~1 MB, many of the decoder's ~64 KB batches. */
 const FILLER = 'x'.repeat(500);
 
 /** Runs `work` for 0..count-1, 16 at a time. */
