@@ -21,9 +21,9 @@ export type ListWatcher<T extends ObjectLike> = Pick<ResourceClient<T>, 'kind' |
   Partial<Pick<ResourceClient<T>, 'listEach'>>;
 
 /**
- * What a watcher yields (kube-rs's `watcher::Event`): a complete list comes either at once as `list`
- * (a list request) or streamed (a watch-list) as `init`, one `initApply` per object and `initDone`;
- * either way a store replaces its content with it (the first list, or a relist after 410 Gone or
+ * What a watcher yields (kube-rs's `watcher::Event`): a complete list comes streamed as `init`, one
+ * `initApply` per object and `initDone` (list requests decoded as they arrive, or a watch-list), or at
+ * once as `list` (from a ListWatcher without listEach); either way a store replaces its content with it (the first list, or a relist after 410 Gone or
  * restart()). An `init` may be followed by another `init` without `initDone` (the stream failed and
  * starts over, or a `list` replaces it). `applied` (added or modified) and `deleted` come from the
  * watch; `error` is a failed list or watch the watcher retries after `retryInMs` (resuming from the
@@ -55,8 +55,9 @@ export interface WatcherOptions {
    * List by watch-list (the API server's WatchList feature, client-go's WatchListClient): one watch
    * streams every object as an ADDED event and a BOOKMARK ends the list; the watch then goes on. A
    * server that refuses it (or ends the watch before that bookmark) is listed from then on. Default
-   * false: at 100,000 objects it took a third less memory but ~25% more CPU and, with the API server on
-   * the same loaded machine, far longer to sync (docs/performance.md).
+   * false: at 100,000 objects it took a third less memory than a list read whole, but more CPU and,
+   * with the API server on the same loaded machine, far longer to sync; list requests are now decoded
+   * as they arrive and take as little memory (docs/performance.md).
    */
   readonly watchList?: boolean;
 }
