@@ -69,12 +69,14 @@ export class ListDecoder {
   /**
    * The answer is complete: the remaining items are handed on, and the answer is returned parsed,
    * with `items` emptied (every item went to onItems). An answer that is not JSON throws a
-   * SyntaxError; one without an `items` array is returned as parsed.
+   * SyntaxError; one without an `items` array is returned as parsed; an empty one is undefined.
    */
   end(): unknown {
     const rest = this.#take();
     const text = this.#head === undefined ? rest.toString('utf8') : this.#head + rest.toString('utf8');
     this.#head = undefined;
+    // An empty body is no answer (as the transport's request reads it), not a syntax error.
+    if (text === '') return undefined;
     const answer: unknown = JSON.parse(text);
     const items = (answer as { items?: unknown } | null)?.items;
     if (Array.isArray(items)) {

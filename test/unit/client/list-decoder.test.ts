@@ -128,6 +128,7 @@ describe('ListDecoder (a list answer decoded as it arrives)', () => {
 
   it('a body that is not JSON throws at the end; a throw from onItems propagates out of push', () => {
     assert.throws(() => decode([Buffer.from('{"items":[{"a":1},{"b":')], 1), SyntaxError);
+    assert.equal(decode([], 1).answer, undefined, 'an empty body');
     const decoder = new ListDecoder(() => {
       throw new Error('stop');
     }, 1);
