@@ -476,7 +476,9 @@ async function syncCase(options: ScaleOptions, sides: readonly Side[]) {
     stripManagedFields: { opGen: true, controllerRuntime: options.syncStripManagedFields },
     /** How op-gen's informer listed: list requests (the default) or watch-list (OP_GEN_BENCH_WATCH_LIST=true). */
     opGenInitialList:
-      process.env.OP_GEN_BENCH_WATCH_LIST === 'true' ? 'watch-list' : 'list (resourceVersion 0)',
+      process.env.OP_GEN_BENCH_WATCH_LIST === 'true'
+        ? 'watch-list'
+        : 'list (resourceVersion 0, decoded as it arrives)',
     createSeconds,
     syncedMs: ratioed(full, (r) => r.syncedMs),
     startToSyncedMs: ratioed(full, (r) => r.startToSyncedMs),

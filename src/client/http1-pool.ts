@@ -36,6 +36,12 @@ export interface Http1Request {
    * one. A request that is not replayable fails with ECONNRESET instead, as with Node's client.
    */
   readonly replayable: boolean;
+  /**
+   * Where the body of a 2xx answer goes, its bytes as they arrive (the answer's `text` is then
+   * empty): e.g. a ListDecoder that parses a large list while the rest of it is still coming. A throw
+   * from it fails the request (and drops the connection). Other answers are read into `text`.
+   */
+  readonly onBody?: ((chunk: Buffer) => void) | undefined;
 }
 
 export interface Http1PoolOptions {
@@ -108,6 +114,8 @@ class Connection {
   #need = 0;
   #chunks: Buffer[] = [];
   #size = 0;
+  /** The request's onBody, for a 2xx answer: its body bytes go there instead of #chunks. */
+  #sink: ((chunk: Buffer) => void) | undefined;
   /** Chunked: the bytes not yet parsed, and where the parse stands. */
   #rest: Buffer | undefined;
   #chunkLeft = -1;
@@ -141,6 +149,7 @@ class Connection {
     this.#mode = undefined;
     this.#chunks = [];
     this.#size = 0;
+    this.#sink = undefined;
     this.#rest = undefined;
     this.#chunkLeft = -1;
     this.#closeAfter = false;
@@ -218,6 +227,7 @@ class Connection {
     }
     this.#status = status;
     this.#headers = headers;
+    if (status >= 200 && status < 300) this.#sink = this.job?.req.onBody;
     this.#closeAfter = /(?:^|,)\s*close\s*(?:,|$)/i.test(headers.connection ?? '');
     const method = this.job?.req.method;
     if (method === 'HEAD' || status === 204 || status === 304) this.#mode = 'none';
@@ -251,17 +261,13 @@ class Connection {
           bytes = bytes.subarray(0, left);
         }
         if (bytes.length > 0) {
-          this.#chunks.push(bytes);
-          this.#size += bytes.length;
+          this.#append(bytes);
         }
         if (this.#size === this.#need) this.#complete();
         return;
       }
       case 'close':
-        if (bytes.length > 0) {
-          this.#chunks.push(bytes);
-          this.#size += bytes.length;
-        }
+        if (bytes.length > 0) this.#append(bytes);
         return;
       case 'chunked':
         this.#chunked(bytes);
@@ -269,6 +275,13 @@ class Connection {
       default:
         return;
     }
+  }
+
+  /** Body bytes: to the request's onBody (a 2xx answer), else kept for the answer's text. */
+  #append(bytes: Buffer): void {
+    this.#size += bytes.length;
+    if (this.#sink) this.#sink(bytes);
+    else this.#chunks.push(bytes);
   }
 
   /** Chunked transfer coding: `<hex size>[;ext]\r\n<data>\r\n`... `0\r\n[trailers]\r\n`. */
@@ -279,8 +292,7 @@ class Connection {
       if (this.#chunkLeft > 0) {
         const take = Math.min(this.#chunkLeft, buf.length);
         if (take > 0) {
-          this.#chunks.push(buf.subarray(0, take));
-          this.#size += take;
+          this.#append(buf.subarray(0, take));
           this.#chunkLeft -= take;
           buf = buf.subarray(take);
         }

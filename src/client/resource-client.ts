@@ -1,7 +1,7 @@
 import type { KubernetesObject } from '../api-types/meta.ts';
 import { parseSelector, selectorString } from './label-selector.ts';
 import { apiVersionOf, collectionPath, objectPath, type Kind } from './kind.ts';
-import type { Query, Transport } from './transport.ts';
+import type { Query, Transport, TransportRequest } from './transport.ts';
 
 /** The object types a resource client handles: anything with (optional) apiVersion/kind/metadata. */
 export interface ObjectLike {
@@ -210,7 +210,11 @@ export class ResourceClient<T extends ObjectLike> {
   }
 
   async list(options: ListOptions = {}): Promise<ObjectList<T>> {
-    return this.transport.request<ObjectList<T>>({
+    return this.transport.request<ObjectList<T>>(this.listRequest(options));
+  }
+
+  private listRequest(options: ListOptions): TransportRequest {
+    return {
       method: 'GET',
       path: collectionPath(this.kind, options.namespace),
       query: {
@@ -223,24 +227,56 @@ export class ResourceClient<T extends ObjectLike> {
       },
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.accept ? { accept: options.accept } : {}),
-    });
+    };
   }
 
   /**
-   * Every page of a list, following `continue`. Only the first page carries `resourceVersion`
-   * (client-go's pager clears it on the next pages: the continue token holds the list's version).
+   * One page of a list, its items handed to `onItems` in batches while the answer arrives (where
+   * the transport can: `requestItems`; else all at once); resolves with the page, its items emptied.
    */
-  async listAll(options: Omit<ListOptions, 'continue'> = {}): Promise<ObjectList<T>> {
-    let page = await this.list({ limit: 500, ...options });
-    // A loop, not push(...items): one page may hold every object (a resourceVersion-0 list from the
-    // watch cache ignores the limit), and spreading 125,000 arguments overflows the stack.
-    const items: T[] = page.items;
+  private async listPage(options: ListOptions, onItems: (items: T[]) => void): Promise<ObjectList<T>> {
+    const req = this.listRequest(options);
+    if (this.transport.requestItems)
+      return (await this.transport.requestItems(req, onItems as (items: unknown[]) => void)) as ObjectList<T>;
+    const page = await this.transport.request<ObjectList<T>>(req);
+    if (page.items.length > 0) onItems(page.items);
+    return { ...page, items: [] };
+  }
+
+  /**
+   * Every page of a list, following `continue`, with the items handed to `onItems` in batches, in
+   * order, as they are decoded (a page of 100,000 objects is parsed while it still arrives: see
+   * list-decoder.ts). Resolves with the last page, its items emptied (its metadata: the list's
+   * resourceVersion). Only the first page carries `resourceVersion` (client-go's pager clears it on
+   * the next pages: the continue token holds the list's version). A throw from onItems ends the list
+   * and rejects.
+   */
+  async listEach(
+    options: Omit<ListOptions, 'continue'>,
+    onItems: (items: T[]) => void,
+  ): Promise<ObjectList<T>> {
+    let page = await this.listPage({ limit: 500, ...options }, onItems);
     const { resourceVersion: _first, ...next } = options;
     while (page.metadata.continue) {
-      page = await this.list({ limit: 500, ...next, continue: page.metadata.continue });
-      for (const item of page.items) items.push(item);
+      page = await this.listPage({ limit: 500, ...next, continue: page.metadata.continue }, onItems);
     }
-    return { ...page, items };
+    return page;
+  }
+
+  /**
+   * Every page of a list, following `continue` (listEach, the items collected). Only the first page
+   * carries `resourceVersion` (client-go's pager clears it on the next pages: the continue token
+   * holds the list's version).
+   */
+  async listAll(options: Omit<ListOptions, 'continue'> = {}): Promise<ObjectList<T>> {
+    // A loop, not push(...items): one page may hold every object (a resourceVersion-0 list from the
+    // watch cache ignores the limit), and spreading 125,000 arguments overflows the stack.
+    let items: T[] | undefined;
+    const last = await this.listEach(options, (batch) => {
+      if (items === undefined) items = batch;
+      else for (const item of batch) items.push(item);
+    });
+    return { ...last, items: items ?? [] };
   }
 
   /**

@@ -81,24 +81,34 @@ export function withRetries(inner: ApiTransport, options: RetryOptions = {}): Ap
   const initial = options.initialBackoffMs ?? 250;
   const maxBackoff = options.maxBackoffMs ?? 4_000;
   const clock = options.clock ?? realClock;
-  return {
-    async request<T>(req: TransportRequest): Promise<T> {
-      let waited = 0;
-      for (let attempt = 0; ; attempt++) {
-        try {
-          return await inner.request<T>(req);
-        } catch (err) {
-          if (attempt >= maxRetries || !isRetryable(req, err) || req.signal?.aborted) throw err;
-          const asked = err.retryAfterSeconds;
-          const delay =
-            asked !== undefined && asked >= 0 ? asked * 1000 : Math.min(maxBackoff, initial * 2 ** attempt);
-          if (waited + delay > budgetMs) throw err;
-          options.onRetry?.(req, err, delay);
-          await wait(clock, delay, req.signal);
-          waited += delay;
-        }
+  /** `send` until it succeeds or may not be retried. */
+  const tries = async <T>(req: TransportRequest, send: () => Promise<T>): Promise<T> => {
+    let waited = 0;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await send();
+      } catch (err) {
+        if (attempt >= maxRetries || !isRetryable(req, err) || req.signal?.aborted) throw err;
+        const asked = err.retryAfterSeconds;
+        const delay =
+          asked !== undefined && asked >= 0 ? asked * 1000 : Math.min(maxBackoff, initial * 2 ** attempt);
+        if (waited + delay > budgetMs) throw err;
+        options.onRetry?.(req, err, delay);
+        await wait(clock, delay, req.signal);
+        waited += delay;
       }
-    },
+    }
+  };
+  const requestItems = inner.requestItems?.bind(inner);
+  return {
+    request: <T>(req: TransportRequest): Promise<T> => tries(req, () => inner.request<T>(req)),
+    // An error answer (the only kind retried) comes before any item: a retry hands on no item twice.
+    ...(requestItems
+      ? {
+          requestItems: (req: TransportRequest, onItems: (items: unknown[]) => void) =>
+            tries(req, () => requestItems(req, onItems)),
+        }
+      : {}),
     stream: (req, onLine, onOpen) => inner.stream(req, onLine, onOpen),
     close: () => inner.close(),
   };

@@ -33,6 +33,13 @@ export interface ApiTransport {
    * request. `onOpen` is called once the server has accepted the stream.
    */
   stream(req: TransportRequest, onLine: (line: string) => void, onOpen?: () => void): Promise<void>;
+  /**
+   * A list request whose items are decoded while the answer arrives (list-decoder.ts) and handed to
+   * `onItems` in batches, in order; resolves with the rest of the answer (its `items` emptied),
+   * rejects as `request` does (a throw from onItems rejects it too). Optional: where a transport
+   * lacks it, callers use `request` and take the items from the answer.
+   */
+  requestItems?(req: TransportRequest, onItems: (items: unknown[]) => void): Promise<unknown>;
   /** Releases connections (idle keep-alive sockets). */
   close(): void;
 }

@@ -9,6 +9,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { ApiError } from './api-error.ts';
 import { kubeConfigSource, type CredentialSource, type Credentials } from './credentials.ts';
 import { Http1Pool, type Http1Answer } from './http1-pool.ts';
+import { ListDecoder } from './list-decoder.ts';
 import { AuthHeaders, LineSplitter, parseBody, payloadOf, requestPath, retryAfter } from './request-parts.ts';
 import { isIdempotent, withRetries, type RetryOptions } from './retry.ts';
 import type { ApiTransport, ResponseObserver, TransportRequest } from './transport-types.ts';
@@ -155,14 +156,34 @@ export class HttpTransport implements Transport {
    * client CPU in a loop of keep-alive requests (docs/performance.md, 2026-11-25). An answer whose
    * connection closes before its end is an ECONNRESET error, never a short body.
    */
-  private static readBody(res: IncomingMessage): Promise<string> {
+  private static readBody(res: IncomingMessage, sink?: (chunk: Buffer) => void): Promise<string> {
     return new Promise((resolve, reject) => {
       const chunks: Buffer[] = [];
       let ended = false;
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('data', (chunk: Buffer) => {
+        if (ended) return;
+        if (!sink) {
+          chunks.push(chunk);
+          return;
+        }
+        try {
+          sink(chunk);
+        } catch (err) {
+          // Failed before the end: the close below does not replace this error.
+          ended = true;
+          reject(err as Error);
+          res.destroy();
+        }
+      });
       res.once('end', () => {
         ended = true;
-        resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'));
+        resolve(
+          chunks.length === 0
+            ? ''
+            : chunks.length === 1
+              ? chunks[0]!.toString('utf8')
+              : Buffer.concat(chunks).toString('utf8'),
+        );
       });
       res.once('error', reject);
       res.once('close', () => {
@@ -190,11 +211,19 @@ export class HttpTransport implements Transport {
     return headers;
   }
 
-  /** One request's status, headers and text: through op-gen's client, or Node's when chosen. */
-  private async answer(req: TransportRequest): Promise<Http1Answer | IncomingMessageAnswer> {
+  /**
+   * One request's status, headers and text: through op-gen's client, or Node's when chosen. With
+   * `onBody`, a 2xx answer's body goes there as it arrives and its text is empty.
+   */
+  private async answer(
+    req: TransportRequest,
+    onBody?: (chunk: Buffer) => void,
+  ): Promise<Http1Answer | IncomingMessageAnswer> {
     if (!this.pool) {
       const res = await this.open(req, 'application/json', this.timeoutMs);
-      return { status: res.statusCode ?? 0, headers: res.headers, text: await HttpTransport.readBody(res) };
+      const status = res.statusCode ?? 0;
+      const sink = status >= 200 && status < 300 ? onBody : undefined;
+      return { status, headers: res.headers, text: await HttpTransport.readBody(res, sink) };
     }
     const payload = payloadOf(req);
     return this.pool.request({
@@ -206,6 +235,7 @@ export class HttpTransport implements Transport {
       timeoutMs: this.timeoutMs,
       signal: req.signal,
       replayable: isIdempotent(req),
+      onBody,
     });
   }
 
@@ -216,6 +246,21 @@ export class HttpTransport implements Transport {
     if (answer.status >= 400)
       throw new ApiError(answer.status, req.method, req.path, body, retryAfter(answer));
     return body as T;
+  }
+
+  /**
+   * A list whose items are parsed while its answer arrives (ListDecoder), so a large list is
+   * decoded and stored while the server still sends it, and its text is never held whole.
+   */
+  async requestItems(req: TransportRequest, onItems: (items: unknown[]) => void): Promise<unknown> {
+    const decoder = new ListDecoder(onItems);
+    const answer = await this.answer(req, (chunk) => decoder.push(chunk));
+    this.onResponse?.(req.method, req.path, answer.status);
+    if (answer.status >= 400) {
+      const body = parseBody(answer.text);
+      throw new ApiError(answer.status, req.method, req.path, body, retryAfter(answer));
+    }
+    return decoder.end();
   }
 
   async stream(req: TransportRequest, onLine: (line: string) => void, onOpen?: () => void): Promise<void> {

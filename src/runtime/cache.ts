@@ -76,6 +76,8 @@ export class InformerCache implements CacheConnection {
         ? {
             kind,
             listAll: (o) => client.listAll({ ...o, accept: PARTIAL_METADATA_LIST_ACCEPT }),
+            listEach: (o, onItems) =>
+              client.listEach({ ...o, accept: PARTIAL_METADATA_LIST_ACCEPT }, onItems),
             watch: (o, onEvent) => client.watch({ ...o, accept: PARTIAL_METADATA_ACCEPT }, onEvent),
           }
         : client;

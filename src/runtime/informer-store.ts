@@ -116,8 +116,7 @@ export class InformerStore<T extends ObjectLike> {
 
   /** Stores `obj`; `listed`: from a (re)list, delivered as an update even when unchanged. */
   private upsert(key: string, obj: T, listed: boolean): void {
-    const old = this.store.get(key);
-    this.store.set(key, obj);
+    const old = this.store.set(key, obj);
     if (old === undefined) {
       const initialList = listed && !this.synced;
       for (const h of this.handlers) h.onAdd?.(obj, initialList);

@@ -28,8 +28,9 @@ export interface InformerOptions<T = ObjectLike> {
   readonly listParams?: () => Query;
   /**
    * List by watch-list (see WatcherOptions.watchList; client-go's WatchListClient, on by default
-   * since client-go v0.35): less memory at scale, the list held as objects, never as one answer's text.
-   * Default false: list requests (the first from the watch cache, resourceVersion 0).
+   * since client-go v0.35): the list held as objects, never as one answer's text. Default false: list
+   * requests (the first from the watch cache, resourceVersion 0), decoded as they arrive, which are
+   * never held whole either.
    */
   readonly watchList?: boolean;
 }

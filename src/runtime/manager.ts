@@ -112,11 +112,11 @@ export interface ManagerOptions {
   readonly stripManagedFields?: boolean;
   /**
    * Informers list by watch-list (one watch streams every object, then a bookmark; the API server's
-   * WatchList feature, on by default since Kubernetes 1.34; client-go's WatchListClient): the cache
-   * never holds a list answer's whole text, so at 100,000 objects its peak memory is ~1/3 lower, for
-   * ~25% more CPU to sync (and a slower sync when the API server shares a loaded machine: see
-   * docs/performance.md). A server that refuses it is listed instead (logged at debug). Default false:
-   * list requests.
+   * WatchList feature, on by default since Kubernetes 1.34; client-go's WatchListClient): objects are
+   * stored as their events arrive, for more CPU to sync than list requests (and a slower sync when the
+   * API server shares a loaded machine: see docs/performance.md). A server that refuses it is listed
+   * instead (logged at debug). Default false: list requests, whose answers are decoded as they arrive
+   * (never held whole), which at 100,000 objects take as little memory.
    */
   readonly watchList?: boolean;
   /** Field manager for writes and server-side apply. Default `op-gen-manager`. */

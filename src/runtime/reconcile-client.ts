@@ -236,6 +236,9 @@ function signalled(transport: Transport, signal: AbortSignal): Transport {
   });
   return {
     request: (req) => transport.request(withSignal(req)),
+    ...(transport.requestItems
+      ? { requestItems: (req, onItems) => transport.requestItems!(withSignal(req), onItems) }
+      : {}),
     stream: (req, onLine, onOpen) => transport.stream(withSignal(req), onLine, onOpen),
     close: () => transport.close(),
   };

@@ -67,21 +67,16 @@ function sameValues(a: readonly string[], b: readonly string[]): boolean {
 
 /**
  * An informer's store with indexes, after client-go's threadSafeStore: objects by `namespace/name`
- * key, a namespace index always, and the field indexes registered on it; every write updates the
- * indexes before anyone can read, so a lookup costs with its answer, not with the store.
+ * key, a namespace index, and the field indexes registered on it; every write updates the indexes
+ * before anyone can read, so a lookup costs with its answer, not with the store. The namespace
+ * index is built by the first lookup by namespace and kept from then on (as the owner and label
+ * indexes are): an informer of one namespace, or one never asked by namespace, does not file every
+ * object under it (at 100,000 objects, ~0.1 s of a sync with the JIT off and ~30 B an object).
  */
 export class IndexedStore<T extends ObjectLike> {
   private readonly items = new Map<string, T>();
   private readonly indexes = new Map<string, Index<T>>();
   private labelIndexes = 0;
-
-  constructor() {
-    this.indexes.set(NAMESPACE_INDEX, {
-      namespaced: false,
-      values: (obj) => [namespaceOf(obj)],
-      buckets: new Map(),
-    });
-  }
 
   get size(): number {
     return this.items.size;
@@ -99,9 +94,11 @@ export class IndexedStore<T extends ObjectLike> {
     return this.items.entries();
   }
 
-  set(key: string, obj: T): void {
+  /** Stores `obj` under `key` and files it in every index; returns the object it replaced. */
+  set(key: string, obj: T): T | undefined {
     const old = this.items.get(key);
     this.items.set(key, obj);
+    if (this.indexes.size === 0) return old;
     for (const index of this.indexes.values()) {
       const after = index.values(obj);
       if (old !== undefined) {
@@ -111,6 +108,7 @@ export class IndexedStore<T extends ObjectLike> {
       }
       file(index, key, after);
     }
+    return old;
   }
 
   delete(key: string): void {
@@ -183,7 +181,7 @@ export class IndexedStore<T extends ObjectLike> {
       filters.sort((a, b) => a.size - b.size);
       candidates = filters.shift()!;
     } else if (ns !== undefined) {
-      candidates = this.indexes.get(NAMESPACE_INDEX)!.buckets.get(ns);
+      candidates = this.namespaceIndex().buckets.get(ns);
       if (!candidates) return out;
     }
     const matches = selector.matches;
@@ -221,6 +219,16 @@ export class IndexedStore<T extends ObjectLike> {
     };
     for (const [k, obj] of this.items) file(index, k, index.values(obj));
     this.indexes.set(id, index);
+    return index;
+  }
+
+  /** The namespace index, built from the store by its first use. */
+  private namespaceIndex(): Index<T> {
+    let index = this.indexes.get(NAMESPACE_INDEX);
+    if (index) return index;
+    index = { namespaced: false, values: (obj) => [namespaceOf(obj)], buckets: new Map() };
+    for (const [key, obj] of this.items) file(index, key, index.values(obj));
+    this.indexes.set(NAMESPACE_INDEX, index);
     return index;
   }
 

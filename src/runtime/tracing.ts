@@ -70,6 +70,24 @@ export function tracedTransport(transport: Transport, tracer: Tracer, parent: Co
       s.span.end();
       return answer;
     },
+    ...(transport.requestItems
+      ? {
+          requestItems: async (
+            req: TransportRequest,
+            onItems: (items: unknown[]) => void,
+          ): Promise<unknown> => {
+            const s = start(req);
+            let answer: unknown;
+            try {
+              answer = await transport.requestItems!(s.req, onItems);
+            } catch (err) {
+              return fail(s.span, err);
+            }
+            s.span.end();
+            return answer;
+          },
+        }
+      : {}),
     stream: async (req, onLine, onOpen) => {
       const s = start(req);
       try {

@@ -1,18 +1,29 @@
 import { isApiError, isGone } from '../client/api-error.ts';
-import type { ListOptions, ObjectLike, ResourceClient, WatchEvent } from '../client/resource-client.ts';
+import type {
+  ListOptions,
+  ObjectLike,
+  ObjectList,
+  ResourceClient,
+  WatchEvent,
+} from '../client/resource-client.ts';
 import type { Query } from '../client/transport.ts';
 import { realClock, type Clock } from './clock.ts';
 import { labelSelectorString } from './label-selector.ts';
 import type { Logger } from './logger.ts';
 import { isServerUnavailable } from './server-unavailable.ts';
 
-/** What a watcher needs of a client: list and watch one kind (ResourceClient; a fake in tests). */
-export type ListWatcher<T extends ObjectLike> = Pick<ResourceClient<T>, 'kind' | 'listAll' | 'watch'>;
+/**
+ * What a watcher needs of a client: list and watch one kind (ResourceClient; a fake in tests). With
+ * `listEach` a list's objects are passed on as they are decoded (init, initApply…, initDone); without
+ * it, as one `list` event once the whole list is in.
+ */
+export type ListWatcher<T extends ObjectLike> = Pick<ResourceClient<T>, 'kind' | 'listAll' | 'watch'> &
+  Partial<Pick<ResourceClient<T>, 'listEach'>>;
 
 /**
- * What a watcher yields (kube-rs's `watcher::Event`): a complete list comes either at once as `list`
- * (a list request) or streamed (a watch-list) as `init`, one `initApply` per object and `initDone`;
- * either way a store replaces its content with it (the first list, or a relist after 410 Gone or
+ * What a watcher yields (kube-rs's `watcher::Event`): a complete list comes streamed as `init`, one
+ * `initApply` per object and `initDone` (list requests decoded as they arrive, or a watch-list), or at
+ * once as `list` (from a ListWatcher without listEach); either way a store replaces its content with it (the first list, or a relist after 410 Gone or
  * restart()). An `init` may be followed by another `init` without `initDone` (the stream failed and
  * starts over, or a `list` replaces it). `applied` (added or modified) and `deleted` come from the
  * watch; `error` is a failed list or watch the watcher retries after `retryInMs` (resuming from the
@@ -44,8 +55,9 @@ export interface WatcherOptions {
    * List by watch-list (the API server's WatchList feature, client-go's WatchListClient): one watch
    * streams every object as an ADDED event and a BOOKMARK ends the list; the watch then goes on. A
    * server that refuses it (or ends the watch before that bookmark) is listed from then on. Default
-   * false: at 100,000 objects it took a third less memory but ~25% more CPU and, with the API server on
-   * the same loaded machine, far longer to sync (docs/performance.md).
+   * false: at 100,000 objects it took a third less memory than a list read whole, but more CPU and,
+   * with the API server on the same loaded machine, far longer to sync; list requests are now decoded
+   * as they arrive and take as little memory (docs/performance.md).
    */
   readonly watchList?: boolean;
 }
@@ -290,7 +302,7 @@ export class Watcher<T extends ObjectLike> implements AsyncIterable<WatcherEvent
 
   private async list(signal: AbortSignal, onEvent: (event: WatcherEvent<T>) => void): Promise<void> {
     this.stats.lists++;
-    const list = await this.client.listAll({
+    const options = {
       signal,
       ...this.query(),
       // The first list may be served from the API server's watch cache (resourceVersion 0, as
@@ -299,12 +311,34 @@ export class Watcher<T extends ObjectLike> implements AsyncIterable<WatcherEvent
       // ~1-2 s on the test control plane). Relists (after 410, a restart) read consistently.
       ...(this.listed ? {} : { resourceVersion: '0' }),
       limit: this.options.pageSize ?? 500,
-    });
+    };
+    let list: ObjectList<T>;
+    let started = false;
+    if (this.client.listEach) {
+      // Objects are passed on as their part of the answer is decoded (list-decoder.ts): a store
+      // fills while the server is still sending, as with a watch-list.
+      list = await this.client.listEach(options, (items) => {
+        if (signal.aborted) return;
+        if (!started) {
+          started = true;
+          this.setConnected(true);
+          onEvent({ type: 'init' });
+        }
+        for (const object of items) onEvent({ type: 'initApply', object });
+      });
+    } else {
+      list = await this.client.listAll(options);
+    }
     this.setConnected(true);
     // Stopped or restarted meanwhile: the list is stale, the loop ends or lists again.
     if (signal.aborted) return;
     this.listed = true;
-    onEvent({ type: 'list', objects: list.items, resourceVersion: list.metadata.resourceVersion ?? '' });
+    const resourceVersion = list.metadata.resourceVersion ?? '';
+    if (!this.client.listEach) onEvent({ type: 'list', objects: list.items, resourceVersion });
+    else {
+      if (!started) onEvent({ type: 'init' });
+      onEvent({ type: 'initDone', resourceVersion });
+    }
     this.version = list.metadata.resourceVersion;
   }
 

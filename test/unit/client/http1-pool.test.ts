@@ -156,7 +156,8 @@ describe('Http1Pool: framing', () => {
         fc.boolean(),
         fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 30 }),
         fc.integer({ min: 1, max: 50 }),
-        async (body, chunked, cuts, chunkSize) => {
+        fc.boolean(),
+        async (body, chunked, cuts, chunkSize, sunk) => {
           const bytes = Buffer.from(body, 'utf8');
           let wire: Buffer;
           if (chunked) {
@@ -183,13 +184,53 @@ describe('Http1Pool: framing', () => {
           if (at < wire.length) pieces.push(wire.subarray(at));
           if (chunked && pieces.length > 2) split++;
           script = { answer: () => pieces };
-          const answer = await pool.request(get('/p'));
-          assert.equal(answer.text, bytes.toString('utf8'));
+          // With onBody the bytes go there as they come (and the text stays empty).
+          const received: Buffer[] = [];
+          const answer = await pool.request(
+            get('/p', sunk ? { onBody: (c) => received.push(Buffer.from(c)) } : {}),
+          );
+          if (sunk) {
+            assert.equal(answer.text, '');
+            assert.deepEqual(Buffer.concat(received), bytes);
+          } else assert.equal(answer.text, bytes.toString('utf8'));
         },
       ),
       runs,
     );
     assertFloor(t, 'chunked answers cut in three pieces or more', split, runs * 0.1);
+    pool.close();
+  });
+});
+
+describe('Http1Pool: onBody', () => {
+  it("a 2xx answer's body goes to onBody as it comes; an error answer's to its text; a throw from onBody fails the request", async () => {
+    const pool = newPool(1);
+    script = {
+      answer: () => [
+        'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n5\r\nhello\r\n',
+        '6\r\n world\r\n0\r\n\r\n',
+      ],
+    };
+    const parts: string[] = [];
+    const ok = await pool.request(get('/a', { onBody: (c) => parts.push(c.toString()) }));
+    assert.deepEqual(ok, { status: 200, headers: { 'transfer-encoding': 'chunked' }, text: '' });
+    assert.deepEqual(parts, ['hello', ' world'], 'each part as it arrived');
+    script = { answer: () => [withLength('{"kind":"Status","code":404}', 404)] };
+    const missing = await pool.request(get('/b', { onBody: () => assert.fail('not for a 404') }));
+    assert.equal(missing.status, 404);
+    assert.equal(missing.text, '{"kind":"Status","code":404}');
+    script = { answer: () => [withLength('{"items":[]}')] };
+    await assert.rejects(
+      pool.request(
+        get('/c', {
+          onBody: () => {
+            throw new Error('refused by the decoder');
+          },
+        }),
+      ),
+      /refused by the decoder/,
+    );
+    assert.equal((await pool.request(get('/d'))).text, '{"items":[]}', 'the pool goes on');
     pool.close();
   });
 });

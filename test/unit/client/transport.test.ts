@@ -157,6 +157,38 @@ for (const httpClient of HTTP_CLIENTS) {
           next();
           return;
         }
+        if (req.url === '/big') {
+          // ~1.2 MB in 12 parts with pauses: several batches of items.
+          const big = JSON.stringify({
+            kind: 'ConfigMapList',
+            metadata: { resourceVersion: '77' },
+            items: Array.from({ length: 12_000 }, (_, i) => ({
+              metadata: { name: `cm-${i}` },
+              data: { k: 'v'.repeat(60) },
+            })),
+          });
+          const parts = 12;
+          const size = Math.ceil(big.length / parts);
+          let i = 0;
+          const next = (): void => {
+            const part = big.slice(i * size, (i + 1) * size);
+            i++;
+            if (i >= parts) res.end(part);
+            else {
+              res.write(part);
+              setTimeout(next, 2);
+            }
+          };
+          next();
+          return;
+        }
+        if (req.url === '/missing') {
+          res.statusCode = 404;
+          res.end(
+            JSON.stringify({ kind: 'Status', code: 404, message: 'configmaps not found', items: [{}, {}] }),
+          );
+          return;
+        }
         if (req.url === '/cut') {
           res.setHeader('content-length', String(body.length));
           res.write(body.slice(0, 100));
@@ -199,6 +231,52 @@ for (const httpClient of HTTP_CLIENTS) {
       });
       const whole = await t.request<{ items: unknown[] }>({ method: 'GET', path: '/whole' });
       assert.equal(whole.items.length, 500, 'the transport still works after a cut answer');
+      t.close();
+    });
+
+    it('requestItems hands on a large list in batches while it arrives, then the rest of the answer', async () => {
+      const t = await Transport.fromSource(source, { httpClient });
+      const names: string[] = [];
+      let batches = 0;
+      const rest = (await t.requestItems!({ method: 'GET', path: '/big' }, (items) => {
+        batches++;
+        for (const item of items) names.push((item as { metadata: { name: string } }).metadata.name);
+      })) as { metadata: unknown; items: unknown[] };
+      assert.equal(names.length, 12_000);
+      assert.equal(names[11_999], 'cm-11999');
+      assert.ok(batches >= 3, `${batches} batches`);
+      assert.deepEqual(rest, { kind: 'ConfigMapList', metadata: { resourceVersion: '77' }, items: [] });
+      // A small answer: its items at the end, in one batch.
+      const small: unknown[] = [];
+      await t.requestItems!({ method: 'GET', path: '/whole' }, (items) => small.push(...items));
+      assert.equal(small.length, 500);
+      t.close();
+    });
+
+    it('requestItems: an error answer is an ApiError (no item handed on), a cut one ECONNRESET, a throw from onItems its own error', async () => {
+      const t = await Transport.fromSource(source, { httpClient });
+      let handed = 0;
+      await assert.rejects(
+        t.requestItems!({ method: 'GET', path: '/missing' }, () => handed++),
+        (err: { statusCode?: number; message?: string }) => {
+          assert.equal(err.statusCode, 404);
+          assert.match(String(err.message), /configmaps not found/);
+          return true;
+        },
+      );
+      assert.equal(handed, 0);
+      await assert.rejects(
+        t.requestItems!({ method: 'GET', path: '/cut' }, () => handed++),
+        (err: NodeJS.ErrnoException) => err.code === 'ECONNRESET',
+      );
+      await assert.rejects(
+        t.requestItems!({ method: 'GET', path: '/big' }, () => {
+          throw new Error('the store refused it');
+        }),
+        /the store refused it/,
+      );
+      const whole = await t.request<{ items: unknown[] }>({ method: 'GET', path: '/whole' });
+      assert.equal(whole.items.length, 500, 'the transport still works after them');
       t.close();
     });
 

@@ -37,6 +37,13 @@ class RecordingTransport implements Transport {
       return Promise.reject(new ApiError(409, req.method, req.path, { reason: 'Conflict' }));
     return Promise.resolve((req.body ?? {}) as T);
   }
+  /** A list streamed in two batches (as HttpTransport decodes a large one). */
+  requestItems(req: TransportRequest, onItems: (items: unknown[]) => void): Promise<unknown> {
+    this.requests.push(req);
+    onItems([{ metadata: { name: 'x', namespace: 'ns1' } }]);
+    onItems([{ metadata: { name: 'y', namespace: 'ns1' } }]);
+    return Promise.resolve({ metadata: { resourceVersion: '5' }, items: [] });
+  }
   stream(): Promise<void> {
     return new Promise(() => {});
   }
@@ -155,6 +162,27 @@ describe('tracing: a recording tracer provider', () => {
         spanID: reconcile.spanId,
       },
     );
+  });
+
+  it('a list streamed through requestItems gets its span and traceparent too, and all its items', async () => {
+    const provider = new MemoryTracerProvider();
+    const names: (string | undefined)[] = [];
+    const { c, transport } = setup(
+      {
+        async reconcile(ctx) {
+          const list = await ctx.client.resource(Thing).listAll({ namespace: 'ns1' });
+          for (const o of list.items) names.push(o.metadata?.name);
+          return undefined;
+        },
+      },
+      provider,
+    );
+    c.enqueue('ns1/a');
+    const spans = await spansOnce(provider, 2);
+    const request = spans.find((s) => s.kind === SpanKind.CLIENT)!;
+    assert.equal(request.attributes['http.request.method'], 'GET');
+    assert.deepEqual(names, ['x', 'y']);
+    assert.equal(transport.requests[0]!.headers?.traceparent, `00-${request.traceId}-${request.spanId}-01`);
   });
 
   it('records requeues as span events and the result', async () => {
