@@ -15,6 +15,13 @@
  * next try waits for twice as many bytes, so tries cost at most about one more parse of the answer.
  * Every cut is at an ASCII byte, so no UTF-8 character is split between batches.
  *
+ * Objects with arrays of objects (a Pod's containers, env, ports, conditions) hold many `},{` of
+ * their own, so the last `},{` of the bytes is seldom an item's end. The cut is therefore looked
+ * for at `},` followed by the first item's own start up to its `"metadata":{` (`{"metadata":{` for
+ * a built-in kind, `{"apiVersion":"…","kind":"…","metadata":{` for a custom resource), which
+ * nested objects and strings (where every `"` is escaped) do not repeat; the parse still decides. A
+ * failed try moves to the boundary before it (a few times) before waiting for more bytes.
+ *
  * The `"items":[` is looked for at the top level of the answer's first bytes (a typed list puts
  * kind, apiVersion and metadata first; a custom resource's list, encoded from a map, puts `items`
  * after apiVersion and `kind` and `metadata` after it). An answer where it is not found there (not
@@ -34,6 +41,8 @@ export class ListDecoder {
   #nextTry: number;
   /** Items handed on so far. */
   #count = 0;
+  /** What a cut is looked for at (see the class comment); set from the first item's bytes. */
+  #boundary: Buffer | undefined;
 
   /**
    * `onItems` is called with each batch of items, in the answer's order (a throw from it propagates
@@ -124,20 +133,22 @@ export class ListDecoder {
     }
   }
 
-  /** Tries to decode the pending bytes up to their last `},{` as a batch of items. */
+  /** Tries to decode the pending bytes up to their last item boundary as a batch of items. */
   #cut(): void {
     const bytes = this.#take();
-    const cut = bytes.lastIndexOf(ITEM_BOUNDARY);
+    this.#boundary ??= itemBoundary(bytes);
     let items: unknown[] | undefined;
-    if (cut > 0) {
+    let cut = bytes.lastIndexOf(this.#boundary);
+    for (let tries = 0; cut > 0 && tries < CUT_TRIES; tries++) {
       try {
         items = JSON.parse(`[${bytes.toString('utf8', 0, cut + 1)}]`) as unknown[];
+        break;
       } catch {
-        items = undefined;
+        cut = cut > 1 ? bytes.lastIndexOf(this.#boundary, cut - 1) : -1;
       }
     }
     if (items === undefined) {
-      // No boundary yet, or a `},{` inside an item: wait for twice as many bytes.
+      // No boundary yet, or only ones inside an item: wait for twice as many bytes.
       this.#pending = [bytes];
       this.#pendingSize = bytes.length;
       this.#nextTry = bytes.length * 2;
@@ -152,6 +163,23 @@ export class ListDecoder {
   }
 }
 
+/**
+ * The boundary between two items, from the first item's bytes (`first` starts at its `{`): `},`
+ * and that item's start up to its `"metadata":{` when it is found in the first SIGNATURE_LIMIT
+ * bytes, else `},{`.
+ */
+function itemBoundary(first: Buffer): Buffer {
+  const at = first.subarray(0, SIGNATURE_LIMIT).indexOf(METADATA_KEY);
+  if (first[0] !== 0x7b /* { */ || at < 0) return ITEM_BOUNDARY;
+  return Buffer.concat([ITEM_END, first.subarray(0, at + METADATA_KEY.length)]);
+}
+
+/** How many tries a cut gets (each at an earlier boundary) before waiting for more bytes. */
+const CUT_TRIES = 3;
+/** How far into the first item its `"metadata":{` is looked for. */
+const SIGNATURE_LIMIT = 512;
+const METADATA_KEY = Buffer.from('"metadata":{');
+const ITEM_END = Buffer.from('},');
 /** `},{`: the end of one item and the start of the next. */
 const ITEM_BOUNDARY = Buffer.from('},{');
 /** How many first bytes may hold the `"items":[` before the answer is parsed whole instead. */

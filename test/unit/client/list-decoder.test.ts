@@ -95,6 +95,48 @@ describe('ListDecoder (a list answer decoded as it arrives)', () => {
     assert.deepEqual(answer.metadata, { resourceVersion: '42', continue: 'eyJ2Ijoi', remainingItemCount: 3 });
   });
 
+  it("a Pod list (every item holds `},{` of its own): cut at the items' starts, no failed parse", () => {
+    // Arrays of objects in every item (containers, env, ports, conditions) and JSON in an annotation:
+    // the last `},{` of any batch is almost never an item's end, so a cut looked for there fails.
+    const pod = (i: number): unknown => ({
+      metadata: {
+        name: `p${i}`,
+        namespace: 'ns',
+        annotations: { applied: JSON.stringify({ containers: [{ name: 'a' }, { name: 'b' }] }) },
+      },
+      spec: {
+        containers: [0, 1].map((c) => ({
+          name: `c${c}`,
+          env: [
+            { name: 'A', value: '1' },
+            { name: 'B', value: '2' },
+          ],
+          ports: [{ containerPort: 80 }, { containerPort: 81 }],
+        })),
+      },
+      status: { conditions: [{ type: 'Ready' }, { type: 'Scheduled' }] },
+    });
+    const body = JSON.stringify({ kind: 'PodList', apiVersion: 'v1', metadata: {}, items: Array.from({ length: 400 }, (_, i) => pod(i)) });
+    const parse = JSON.parse;
+    let failed = 0;
+    JSON.parse = ((text: string) => {
+      try {
+        return parse(text) as unknown;
+      } catch (e) {
+        failed++;
+        throw e;
+      }
+    }) as typeof JSON.parse;
+    try {
+      const got = decode(pieces(Buffer.from(body), 1000), 4096);
+      assert.deepEqual(got.items, expected(body).items);
+      assert.equal(failed, 0, 'no try parsed a batch cut inside an item');
+      assert.ok(got.early >= 30, `${got.early} batches before the end`);
+    } finally {
+      JSON.parse = parse;
+    }
+  });
+
   it("a custom resource's list (items before kind and metadata, keys sorted)", () => {
     const body = JSON.stringify({
       apiVersion: 'x.dev/v1',
