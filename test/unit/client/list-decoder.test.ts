@@ -116,7 +116,12 @@ describe('ListDecoder (a list answer decoded as it arrives)', () => {
       },
       status: { conditions: [{ type: 'Ready' }, { type: 'Scheduled' }] },
     });
-    const body = JSON.stringify({ kind: 'PodList', apiVersion: 'v1', metadata: {}, items: Array.from({ length: 400 }, (_, i) => pod(i)) });
+    const body = JSON.stringify({
+      kind: 'PodList',
+      apiVersion: 'v1',
+      metadata: {},
+      items: Array.from({ length: 400 }, (_, i) => pod(i)),
+    });
     const parse = JSON.parse;
     let failed = 0;
     JSON.parse = ((text: string) => {
