@@ -8,11 +8,19 @@
 // - yaml.cjs: the `yaml` package, about 70 CommonJS modules, bundled and minified
 //   (src/shared/yaml-package.ts loads it): resolving and loading the modules one by one took ~45 ms
 //   of every command that reads YAML, the bundle ~5 ms. Its ISC license goes first, as its terms ask.
+// - commander.cjs: the `commander` package (src/cli/commander.ts loads it), bundled as one CommonJS
+//   file so that it takes Node's own modules with `require`, which reads an export only where the
+//   code uses it. As ES modules, its imports made Node build each built-in's ES facade, which reads
+//   every export, lazy ones included: node:util's loaded worker_threads, parseArgs and the diff
+//   module, node:fs's the promises API and readline; and node:child_process (with net, dgram and
+//   the streams) was loaded for executable subcommands, which op-gen does not define: here it is
+//   taken on first use. Every command paid ~7 MB of resident memory for them (docs/performance.md).
+//   Its MIT license goes first.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildSync } from 'esbuild';
+import { build, buildSync } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(join(root, 'package.json'));
@@ -42,4 +50,40 @@ buildSync({
   bundle: true,
   banner: { js: `/*! yaml ${version}\n${license}\n*/` },
   outfile: join(vendor, 'yaml.cjs'),
+});
+
+/**
+ * Node's child_process, taken when one of its exports is first read (commander spawns a process
+ * only for an executable subcommand): an object with a getter for each export of the module.
+ */
+const lazyChildProcess = {
+  name: 'op-gen-lazy-child-process',
+  setup(b) {
+    b.onResolve({ filter: /^node:child_process$/ }, (args) => ({ path: args.path, namespace: 'lazy' }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy' }, () => ({
+      loader: 'js',
+      contents:
+        "const load = () => process.getBuiltinModule('node:child_process');\n" +
+        'module.exports = Object.defineProperties({}, {\n' +
+        Object.keys(require('node:child_process'))
+          .map(
+            (key) =>
+              `  ${JSON.stringify(key)}: { enumerable: true, get: () => load()[${JSON.stringify(key)}] },\n`,
+          )
+          .join('') +
+        '});\n',
+    }));
+  },
+};
+const commanderEntry = require.resolve('commander');
+const commanderDir = dirname(commanderEntry);
+const commanderVersion = JSON.parse(readFileSync(join(commanderDir, 'package.json'), 'utf8')).version;
+const commanderLicense = readFileSync(join(commanderDir, 'LICENSE'), 'utf8').trim().replaceAll('*/', '* /');
+await build({
+  ...common,
+  entryPoints: [commanderEntry],
+  bundle: true,
+  plugins: [lazyChildProcess],
+  banner: { js: `/*! commander ${commanderVersion}\n${commanderLicense}\n*/` },
+  outfile: join(vendor, 'commander.cjs'),
 });
