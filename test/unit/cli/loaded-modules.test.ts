@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -36,10 +36,10 @@ describe('what a generate run loads', () => {
   const project = join(dir, 'project');
   writeFiles(project, renderTypeScript(syntheticApi({ kinds: 3, fields: 5 })));
 
-  function loadedBy(args: readonly string[]): string[] {
+  function loadedBy(args: readonly string[], cwd = project): string[] {
     const list = join(dir, 'loaded.json');
     const run = spawnSync(process.execPath, ['--require', preload, BIN, ...args], {
-      cwd: project,
+      cwd,
       encoding: 'utf8',
       env: { ...process.env, LOADED_MODULES: list },
     });
@@ -51,6 +51,17 @@ describe('what a generate run loads', () => {
     const loaded = loadedBy(['generate', 'crd', '--out', 'crds']);
     assert.equal(readdirSync(join(project, 'crds')).length, 3);
     assert.ok(loaded.includes('NativeModule fs'), 'the list is the real one');
+    assert.deepEqual(
+      NOT_NEEDED.filter((m) => loaded.includes(m)),
+      [],
+    );
+  });
+
+  it('nor on an API with CEL rules (kueue, from the corpus), whose check runs the CEL checker', () => {
+    const kueue = join(dir, 'kueue');
+    cpSync(new URL('../../corpus/kueue/api', import.meta.url), join(kueue, 'api'), { recursive: true });
+    const loaded = loadedBy(['generate', 'crd', '--api-dir', 'api', '--out', 'crds'], kueue);
+    assert.ok(readdirSync(join(kueue, 'crds')).length > 0);
     assert.deepEqual(
       NOT_NEEDED.filter((m) => loaded.includes(m)),
       [],
