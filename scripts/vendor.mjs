@@ -5,6 +5,7 @@
 //   compiled, so 9.1 MB of source cost resident memory on every run; minified it is 3.6 MB
 //   (src/source/typescript.ts loads it; docs/performance.md has the figures). Properties and the
 //   exported API are untouched (esbuild renames only local names); Microsoft's license header is kept.
+//   One line changes: node:crypto is taken when used (withLazyCrypto below).
 // - yaml.cjs: the `yaml` package, about 70 CommonJS modules, bundled and minified
 //   (src/shared/yaml-package.ts loads it): resolving and loading the modules one by one took ~45 ms
 //   of every command that reads YAML, the bundle ~5 ms. Its ISC license goes first, as its terms ask.
@@ -22,6 +23,26 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, buildSync } from 'esbuild';
 
+/**
+ * The compiler's source with node:crypto taken when it is used, not when the compiler's `sys` is
+ * made: only `sys.createHash` needs it (build and watch programs call it; op-gen's generators do
+ * not). The replaced text must be found exactly once, so a compiler update that changes it fails
+ * the build instead of shipping a copy that loads it again. Loading it cost every command that runs
+ * the compiler (`op-gen generate`, for rbac) ~1.3 MB of resident memory.
+ */
+function withLazyCrypto(source) {
+  const from = '_crypto = require("crypto");';
+  const found = source.split(from).length - 1;
+  if (found !== 1)
+    throw new Error(
+      `scripts/vendor.mjs: expected ${from} once in the TypeScript compiler, found it ${found} times`,
+    );
+  return source.replace(
+    from,
+    '_crypto = { createHash: (algorithm) => require("crypto").createHash(algorithm) };',
+  );
+}
+
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(join(root, 'package.json'));
 const vendor = join(root, 'dist', 'vendor');
@@ -35,9 +56,16 @@ const common = {
   logLevel: 'error',
 };
 
+const typescriptFile = createRequire(require.resolve('ts-morph')).resolve(
+  '@ts-morph/common/dist/typescript.js',
+);
 buildSync({
   ...common,
-  entryPoints: [createRequire(require.resolve('ts-morph')).resolve('@ts-morph/common/dist/typescript.js')],
+  stdin: {
+    contents: withLazyCrypto(readFileSync(typescriptFile, 'utf8')),
+    sourcefile: typescriptFile,
+    loader: 'js',
+  },
   outfile: join(vendor, 'typescript.cjs'),
 });
 
