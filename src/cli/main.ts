@@ -1,4 +1,4 @@
-import { CommanderError } from 'commander';
+import { CommanderError } from './commander.ts';
 import { OpGenError } from '../errors.ts';
 import type { CommandIo } from './context.ts';
 import { describeEnvironmentError } from './environment-error.ts';

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from './commander.ts';
 import { opGenVersion } from '../version.ts';
 import type { CommandModule } from './command-module.ts';
 import type { CommandIo } from './context.ts';

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError } from './commander.ts';
 import type { CommandModule } from './command-module.ts';
 import { contextFor } from './context.ts';
 

@@ -1,4 +1,3 @@
-import { isDeepStrictEqual } from 'node:util';
 import { Environment } from '@marcbachmann/cel-js';
 import type { JSONSchemaProps } from '../../api-types/json-schema.ts';
 import { celPropertyName } from './cel-names.ts';
@@ -185,7 +184,11 @@ function celType(schema: JSONSchemaProps, table: TypeTable, resourceRoot = false
         table.env.registerType(name, { fields });
         // Objects compare with == and != as the API server's CEL does (`self == oldSelf` on an object
         // field, what @immutable writes); only the check runs here, the handler is never called.
-        table.env.registerOperator(`${name} == ${name}`, (a: unknown, b: unknown) => isDeepStrictEqual(a, b));
+        // node:util is taken when called, not imported: an ES import of it builds its facade, which
+        // loads worker_threads, parseArgs and the diff module (~2 MB resident, issue 36).
+        table.env.registerOperator(`${name} == ${name}`, (a: unknown, b: unknown) =>
+          process.getBuiltinModule('node:util').isDeepStrictEqual(a, b),
+        );
         return name;
       }
       return 'map<string, dyn>';

@@ -99,6 +99,7 @@ describe('the npm package (npm pack)', () => {
       'dist/cli/main.js',
       'dist/vendor/typescript.cjs',
       'dist/vendor/yaml.cjs',
+      'dist/vendor/commander.cjs',
       'tools/envtest/versions.json',
       ...Object.values(pkg.exports).flatMap((e) => (typeof e === 'string' ? [e] : [e.types, e.default])),
     ].map((p) => p.replace(/^\.\//, ''));
