@@ -188,20 +188,12 @@ export class Controller<T> {
       controllerGroup: deps.kind.group,
       controllerKind: deps.kind.kind,
     };
-    const m = deps.metrics;
-    const q = { name: deps.name };
     this.usePriority = deps.options.usePriorityQueue ?? true;
     this.queue = new WorkQueue<string>({
       ...(deps.options.rateLimiter ? { rateLimiter: deps.options.rateLimiter } : {}),
       ...(deps.options.maxSkips !== undefined ? { maxSkips: deps.options.maxSkips } : {}),
       clock: this.clock,
-      metrics: {
-        depth: (n) => m.workqueueDepth.set(q, n),
-        add: () => m.workqueueAdds.inc(q),
-        latency: (s) => m.workqueueLatency.observe(q, s),
-        workDuration: (s) => m.workqueueWorkDuration.observe(q, s),
-        retry: () => m.workqueueRetries.inc(q),
-      },
+      metrics: deps.metrics.queueMetrics(deps.name),
     });
   }
 
