@@ -127,6 +127,11 @@ export class WorkQueue<K = string> {
     return this.queued;
   }
 
+  /** Items the queue keeps a record of (dirty, processing or with a delayed add pending). */
+  get tracked(): number {
+    return this.entries.size;
+  }
+
   get isShuttingDown(): boolean {
     return this.shuttingDown;
   }
