@@ -99,6 +99,14 @@ export interface BoundHistogram {
   readonly observe: (value: number) => void;
 }
 
+/** A controller's per-reconcile series (RuntimeMetrics.controllerMetrics). */
+export interface ControllerSeries {
+  readonly activeWorkers: BoundGauge;
+  readonly reconcileTime: BoundHistogram;
+  /** `controller_runtime_reconcile_total{controller, result}`. */
+  readonly reconcileTotal: (result: string) => BoundCounter;
+}
+
 /** prom-client 15's series record: counters and gauges `{ value, labels }`, histograms `{ sum, count, bucketValues }`. */
 interface Series {
   value: number;
@@ -330,6 +338,26 @@ export class RuntimeMetrics {
       'Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master',
       ['name'],
     );
+  }
+
+  /**
+   * The per-reconcile series of controller `name` (label `controller`), bound once (see bindCounter):
+   * `controller_runtime_active_workers`, `..._reconcile_time_seconds` and `..._reconcile_total` by
+   * result (each result's series bound at its first use, so the output order stays the first-use order).
+   */
+  controllerMetrics(name: string): ControllerSeries {
+    const labels = { controller: name };
+    const totals = new Map<string, BoundCounter>();
+    return {
+      activeWorkers: bindGauge(this.activeWorkers, labels),
+      reconcileTime: bindHistogram(this.reconcileTime, labels, this.buckets),
+      reconcileTotal: (result) => {
+        let c = totals.get(result);
+        if (c === undefined)
+          totals.set(result, (c = bindCounter(this.reconcileTotal, { ...labels, result })));
+        return c;
+      },
+    };
   }
 
   /**

@@ -96,6 +96,37 @@ describe('work queue metrics', () => {
     assert.match(bound[4]!, /workqueue_adds_total\{name="beta"\} 1\n/);
   });
 
+  it('a controller’s per-reconcile series show what prom-client’s own calls show', async () => {
+    const bound = new RuntimeMetrics(new Registry());
+    const plain = new RuntimeMetrics(new Registry());
+    const b = { x: bound.controllerMetrics('x'), y: bound.controllerMetrics('y') };
+    const results = ['success', 'error', 'success', 'requeue_after', 'requeue', 'success'];
+    for (let i = 0; i < results.length; i++) {
+      for (const name of ['y', 'x'] as const) {
+        const took = 0.0007 * (i + 1) ** 3;
+        b[name].activeWorkers.add(1);
+        plain.activeWorkers.inc({ controller: name });
+        b[name].activeWorkers.add(-1);
+        plain.activeWorkers.dec({ controller: name });
+        b[name].reconcileTotal(results[i]!).inc();
+        plain.reconcileTotal.inc({ controller: name, result: results[i]! });
+        b[name].reconcileTime.observe(took);
+        plain.reconcileTime.observe({ controller: name }, took);
+      }
+      if (i === 3) {
+        bound.registry.resetMetrics();
+        plain.registry.resetMetrics();
+      }
+    }
+    b.x.activeWorkers.add(1);
+    plain.activeWorkers.inc({ controller: 'x' });
+    const text = await bound.registry.render();
+    assert.equal(text, await plain.registry.render());
+    assert.match(text, /controller_runtime_reconcile_total\{controller="y",result="success"\} 1\n/);
+    assert.match(text, /controller_runtime_active_workers\{controller="x"\} 1\n/);
+    assert.match(text, /controller_runtime_reconcile_time_seconds_count\{controller="x"\} 2\n/);
+  });
+
   it('a bound series goes through prom-client when its records are not prom-client 15’s', async () => {
     const registry = new Registry();
     const buckets = exponentialBuckets(0.005, 2, 14);
