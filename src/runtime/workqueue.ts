@@ -45,9 +45,9 @@ export interface WorkQueueOptions<K> {
 class Entry<K> {
   readonly item: K;
   /** Added and not yet handed out (client-go's dirty set). */
-  dirty = false;
-  /** The priority it is dirty at, or was handed out at while processing. */
-  priority = NORMAL_PRIORITY;
+  dirty: boolean;
+  /** The priority it is dirty at. */
+  priority: number;
   /** The level it waits in (queued: dirty, not processing), else undefined. */
   level: Level<K> | undefined = undefined;
   /** The seq of its slot in `level` (0 when not queued); other slots holding it are stale. */
@@ -57,17 +57,26 @@ class Entry<K> {
   /** The priority it was handed out at (while processing). */
   handedPriority = NORMAL_PRIORITY;
   /** When it became dirty (for the queue-duration metric); -1 when not dirty. */
-  addedAt = -1;
+  addedAt: number;
   /** When a worker took it (for the work-duration metric); -1 when not processing. */
   startedAt = -1;
-  /** A pending addAfter: its time, priority and timer. */
-  delayedAt = 0;
-  delayedPriority = NORMAL_PRIORITY;
-  timer: TimerHandle | undefined = undefined;
+  /** A pending addAfter, else undefined. */
+  delayed: Delayed | undefined = undefined;
 
-  constructor(item: K) {
+  /** A record for an item added now (`dirty`), or with nothing yet (`addedAt` -1). */
+  constructor(item: K, dirty: boolean, priority: number, addedAt: number) {
     this.item = item;
+    this.dirty = dirty;
+    this.priority = priority;
+    this.addedAt = addedAt;
   }
+}
+
+/** A pending delayed add: its time, priority and timer. */
+interface Delayed {
+  at: number;
+  priority: number;
+  readonly timer: TimerHandle;
 }
 
 /** One priority's items in arrival order: slot i is `items[i]`, valid while its seq is `seqs[i]`. */
@@ -103,6 +112,8 @@ export class WorkQueue<K = string> {
   /** Every item the queue holds state for: dirty, processing or delayed. */
   private readonly entries = new Map<K, Entry<K>>();
   private seq = 0;
+  /** The level of the last enqueue (levels are never removed): most adds go to the same one. */
+  private last: Level<K> | undefined = undefined;
   /** Items waiting in a level. */
   private queued = 0;
   /** Items handed to a worker and not done yet. */
@@ -142,9 +153,13 @@ export class WorkQueue<K = string> {
     this.metrics.add();
     let e = this.entries.get(item);
     if (e === undefined) {
-      e = new Entry(item);
+      // A new item (an informer's list: nearly every add): one record, straight to its level.
+      e = new Entry(item, true, priority, this.clock.now());
       this.entries.set(item, e);
-    } else if (e.dirty) {
+      this.push(e, priority);
+      return;
+    }
+    if (e.dirty) {
       if (priority <= e.priority) return;
       e.priority = priority;
       // Waiting in a lower level: move it up (to the end of the higher level).
@@ -181,7 +196,9 @@ export class WorkQueue<K = string> {
       }
     } else this.queued++;
     const seq = ++this.seq;
-    const level = this.levelOf(priority);
+    const last = this.last;
+    const level =
+      last !== undefined && last.priority === priority ? last : (this.last = this.levelOf(priority));
     e.level = level;
     e.seq = seq;
     level.items.push(e);
@@ -214,7 +231,7 @@ export class WorkQueue<K = string> {
 
   /** Drops `e`'s record once nothing about it is left to remember. */
   private release(e: Entry<K>): void {
-    if (!e.dirty && !e.processing && e.timer === undefined && e.level === undefined)
+    if (!e.dirty && !e.processing && e.delayed === undefined && e.level === undefined)
       this.entries.delete(e.item);
   }
 
@@ -231,24 +248,28 @@ export class WorkQueue<K = string> {
     const at = this.clock.now() + ms;
     let e = this.entries.get(item);
     if (e === undefined) {
-      e = new Entry(item);
+      e = new Entry(item, false, NORMAL_PRIORITY, -1);
       this.entries.set(item, e);
-    } else if (e.timer !== undefined) {
-      if (e.delayedAt <= at) {
-        e.delayedPriority = Math.max(e.delayedPriority, priority);
+    } else if (e.delayed !== undefined) {
+      const pending = e.delayed;
+      if (pending.at <= at) {
+        pending.priority = Math.max(pending.priority, priority);
         return;
       }
-      this.clock.clearTimeout(e.timer);
-      priority = Math.max(e.delayedPriority, priority);
+      this.clock.clearTimeout(pending.timer);
+      priority = Math.max(pending.priority, priority);
     }
     const entry = e;
-    entry.delayedAt = at;
-    entry.delayedPriority = priority;
-    entry.timer = this.clock.setTimeout(() => {
-      entry.timer = undefined;
-      this.add(item, entry.delayedPriority);
-      this.release(entry);
-    }, ms);
+    entry.delayed = {
+      at,
+      priority,
+      timer: this.clock.setTimeout(() => {
+        const p = (entry.delayed as Delayed).priority;
+        entry.delayed = undefined;
+        this.add(item, p);
+        this.release(entry);
+      }, ms),
+    };
   }
 
   /** Adds `item` after the rate limiter's delay: one more failure for it. */
@@ -349,9 +370,9 @@ export class WorkQueue<K = string> {
   shutDown(): void {
     this.shuttingDown = true;
     for (const e of [...this.entries.values()]) {
-      if (e.timer === undefined) continue;
-      this.clock.clearTimeout(e.timer);
-      e.timer = undefined;
+      if (e.delayed === undefined) continue;
+      this.clock.clearTimeout(e.delayed.timer);
+      e.delayed = undefined;
       this.release(e);
     }
     for (const w of this.waiters.splice(0)) w(undefined);
