@@ -24,6 +24,11 @@ interface Watch {
   readonly kind: Kind<ObjectLike>;
   readonly predicates: readonly Predicate<ObjectLike>[];
   readonly toKeys: (obj: ObjectLike) => readonly string[];
+  /**
+   * The watch of the `for` kind: an event enqueues the object's own key, which the informer's store
+   * already computed and hands to the handler (one key string per object, no array per event).
+   */
+  readonly self?: boolean;
   /** Watched through the kind's metadata-only informers (PartialObjectMetadata). */
   readonly metadataOnly?: boolean;
 }
@@ -71,6 +76,7 @@ export class ControllerBuilder<T extends ObjectLike = ObjectLike> {
       kind: kind as Kind<ObjectLike>,
       predicates: (options.predicates ?? []) as readonly Predicate<ObjectLike>[],
       toKeys: (obj) => [objectKey(obj)],
+      self: true,
     });
     return self;
   }
@@ -219,24 +225,45 @@ export class ControllerBuilder<T extends ObjectLike = ObjectLike> {
 
   private listen(controller: Controller<T>, w: Watch): void {
     const predicates = [...this.globalPredicates, ...w.predicates];
-    const enqueue = (obj: ObjectLike, priority?: number): void => {
-      for (const key of w.toKeys(obj)) controller.enqueue(key, priority);
-    };
+    const filtered = predicates.length > 0;
+    const toKeys = w.toKeys;
+    // The for-kind's key is the store's (when given; objectKey otherwise): one string per object.
+    const enqueue = w.self
+      ? (obj: ObjectLike, priority: number | undefined, key: string | undefined): void =>
+          controller.enqueue(key ?? objectKey(obj), priority)
+      : (obj: ObjectLike, priority: number | undefined): void => {
+          const keys = toKeys(obj);
+          for (let i = 0; i < keys.length; i++) controller.enqueue(keys[i] as string, priority);
+        };
+    /** An update: the new object's keys, then the old object's that differ (an owner change). */
+    const enqueueUpdate = w.self
+      ? (_old: ObjectLike, obj: ObjectLike, priority: number | undefined, key: string | undefined): void =>
+          controller.enqueue(key ?? objectKey(obj), priority)
+      : (oldObj: ObjectLike, obj: ObjectLike, priority: number | undefined): void => {
+          const keys = toKeys(obj);
+          for (let i = 0; i < keys.length; i++) controller.enqueue(keys[i] as string, priority);
+          if (oldObj === obj) return;
+          const oldKeys = toKeys(oldObj);
+          for (let i = 0; i < oldKeys.length; i++) {
+            const k = oldKeys[i] as string;
+            if (!keys.includes(k)) controller.enqueue(k, priority);
+          }
+        };
     const cache = this.host.cache;
     (w.metadataOnly ? cache.addMetadataHandlers.bind(cache) : cache.addHandlers.bind(cache))(w.kind, {
-      onAdd: (obj, initialList) => {
-        if (passes(predicates, 'create', obj)) enqueue(obj, initialList ? LOW_PRIORITY : undefined);
+      onAdd: (obj, initialList, key) => {
+        if (!filtered || passes(predicates, 'create', obj))
+          enqueue(obj, initialList ? LOW_PRIORITY : undefined, key);
       },
-      onUpdate: (oldObj, newObj) => {
-        if (!passes(predicates, 'update', newObj, oldObj)) return;
+      onUpdate: (oldObj, newObj, key) => {
+        if (filtered && !passes(predicates, 'update', newObj, oldObj)) return;
         // A resync or relist of an unchanged object is not news (controller-runtime: low priority).
-        const priority = eventPriority(oldObj, newObj);
-        enqueue(newObj, priority);
-        // An owner change moves the object: the old owner must hear of it too.
-        if (oldObj !== newObj) for (const key of w.toKeys(oldObj)) controller.enqueue(key, priority);
+        // An owner change moves the object: the old owner must hear of it too. Each key once per
+        // event, as controller-runtime's handlers (a for-kind object's old and new key are one).
+        enqueueUpdate(oldObj, newObj, eventPriority(oldObj, newObj), key);
       },
       onDelete: (obj) => {
-        if (passes(predicates, 'delete', obj)) enqueue(obj);
+        if (!filtered || passes(predicates, 'delete', obj)) enqueue(obj, undefined, undefined);
       },
     });
   }

@@ -7,7 +7,7 @@ import { realClock, type Clock, type TimerHandle } from './clock.ts';
 import type { EventRecorder } from './events.ts';
 import type { Logger } from './logger.ts';
 import type { ObjectLike } from '../client/resource-client.ts';
-import type { RuntimeMetrics } from './metrics.ts';
+import type { ControllerSeries, RuntimeMetrics } from './metrics.ts';
 import { requestOf, type Request } from './object-key.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 import type { ReconcileClient } from './reconcile-client.ts';
@@ -175,6 +175,8 @@ export class Controller<T> {
   /** controller-runtime's per-controller log keys. */
   private readonly logKeys: { controller: string; controllerGroup: string; controllerKind: string };
   private readonly usePriority: boolean;
+  /** This controller's per-reconcile series, bound once. */
+  private readonly series: ControllerSeries;
 
   constructor(deps: ControllerDeps<T>) {
     this.deps = deps;
@@ -188,20 +190,13 @@ export class Controller<T> {
       controllerGroup: deps.kind.group,
       controllerKind: deps.kind.kind,
     };
-    const m = deps.metrics;
-    const q = { name: deps.name };
     this.usePriority = deps.options.usePriorityQueue ?? true;
+    this.series = deps.metrics.controllerMetrics(deps.name);
     this.queue = new WorkQueue<string>({
       ...(deps.options.rateLimiter ? { rateLimiter: deps.options.rateLimiter } : {}),
       ...(deps.options.maxSkips !== undefined ? { maxSkips: deps.options.maxSkips } : {}),
       clock: this.clock,
-      metrics: {
-        depth: (n) => m.workqueueDepth.set(q, n),
-        add: () => m.workqueueAdds.inc(q),
-        latency: (s) => m.workqueueLatency.observe(q, s),
-        workDuration: (s) => m.workqueueWorkDuration.observe(q, s),
-        retry: () => m.workqueueRetries.inc(q),
-      },
+      metrics: deps.metrics.queueMetrics(deps.name),
     });
   }
 
@@ -289,13 +284,13 @@ export class Controller<T> {
         this.queue.done(key);
         continue;
       }
-      this.deps.metrics.activeWorkers.inc(this.labels);
+      this.series.activeWorkers.add(1);
       this.inFlight++;
       try {
         await this.process(key);
       } finally {
         this.inFlight--;
-        this.deps.metrics.activeWorkers.dec(this.labels);
+        this.series.activeWorkers.add(-1);
         this.queue.done(key);
         gate?.end(key);
       }
@@ -403,8 +398,8 @@ export class Controller<T> {
       this.onError(err, key, req, log, traced ? span : undefined);
     } finally {
       deadline?.abort();
-      m.reconcileTotal.inc({ ...this.labels, result: outcome });
-      m.reconcileTime.observe(this.labels, (performance.now() - started) / 1000);
+      this.series.reconcileTotal(outcome).inc();
+      this.series.reconcileTime.observe((performance.now() - started) / 1000);
       if (traced) {
         span.setAttribute('reconcile.result', outcome);
         span.end();

@@ -4,9 +4,13 @@ import { IndexedStore, type IndexFunc, type StoreQuery } from './store-index.ts'
 import type { WatcherEvent } from './watcher.ts';
 
 export interface InformerHandlers<T> {
-  /** `initialList`: the object came with the informer's first list (client-go's isInInitialList). */
-  onAdd?(obj: T, initialList: boolean): void;
-  onUpdate?(oldObj: T, newObj: T): void;
+  /**
+   * `initialList`: the object came with the informer's first list (client-go's isInInitialList).
+   * `key`: the object's store key (`namespace/name`) when the store has it at hand.
+   */
+  onAdd?(obj: T, initialList: boolean, key?: string): void;
+  /** `key`: the object's store key when the store has it at hand. */
+  onUpdate?(oldObj: T, newObj: T, key?: string): void;
   onDelete?(obj: T): void;
 }
 
@@ -119,9 +123,9 @@ export class InformerStore<T extends ObjectLike> {
     const old = this.store.set(key, obj);
     if (old === undefined) {
       const initialList = listed && !this.synced;
-      for (const h of this.handlers) h.onAdd?.(obj, initialList);
+      for (const h of this.handlers) h.onAdd?.(obj, initialList, key);
     } else if (listed || old.metadata?.resourceVersion !== obj.metadata?.resourceVersion) {
-      for (const h of this.handlers) h.onUpdate?.(old, obj);
+      for (const h of this.handlers) h.onUpdate?.(old, obj, key);
     }
   }
 

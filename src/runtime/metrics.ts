@@ -12,6 +12,7 @@ import {
   exponentialBuckets,
   type LabelValues,
 } from 'prom-client';
+import type { QueueMetrics } from './workqueue.ts';
 
 export { Counter, Gauge, Histogram, exponentialBuckets };
 
@@ -82,6 +83,178 @@ export async function metricValue(
   return match?.value ?? 0;
 }
 
+/** One label set's series of a counter (e.g. `workqueue_adds_total{name="x"}`), bound once. */
+export interface BoundCounter {
+  readonly inc: () => void;
+}
+
+/** One label set's series of a gauge, bound once. */
+export interface BoundGauge {
+  readonly set: (value: number) => void;
+  readonly add: (delta: number) => void;
+}
+
+/** One label set's series of a histogram, bound once. */
+export interface BoundHistogram {
+  readonly observe: (value: number) => void;
+}
+
+/** A controller's per-reconcile series (RuntimeMetrics.controllerMetrics). */
+export interface ControllerSeries {
+  readonly activeWorkers: BoundGauge;
+  readonly reconcileTime: BoundHistogram;
+  /** `controller_runtime_reconcile_total{controller, result}`. */
+  readonly reconcileTotal: (result: string) => BoundCounter;
+}
+
+/** prom-client 15's series record: counters and gauges `{ value, labels }`, histograms `{ sum, count, bucketValues }`. */
+interface Series {
+  value: number;
+  sum: number;
+  count: number;
+  bucketValues: Record<string, number>;
+  labels: Record<string, string | number>;
+}
+
+/**
+ * A series of `metric` for fixed `labels`, updated without prom-client's per-call work: its label
+ * hashing (a string built from the labels), validation and lookup, which were about a third of a
+ * queue add's CPU with V8's optimiser off (docs/performance.md). prom-client 15 keeps a metric's
+ * series in a plain object of records (`hashMap`) and re-reads them at every scrape; `labels()`
+ * children still hash per call. So the first update goes through prom-client's public API (it
+ * validates, creates the series at its place in the output), the record it made is found once, and
+ * later updates write that record as prom-client itself would (same additions in the same order, so
+ * the exposition is identical, sums included). Before each write the record is checked to still be
+ * the metric's (a `reset()`, `remove()` or another writer's `set()` replaces it): if not, that
+ * update goes through the public API again and the new record is bound. When the records do not
+ * look like prom-client 15's (another version), every update uses the public API.
+ */
+class Bound {
+  private readonly metric: { hashMap?: Record<string, Series> };
+  private readonly labels: Record<string, string>;
+  private hash: string | undefined;
+  private series: Series | undefined;
+  private readonly check: (s: Series) => boolean;
+
+  constructor(metric: object, labels: Record<string, string>, check: (s: Series) => boolean) {
+    this.metric = metric as { hashMap?: Record<string, Series> };
+    this.labels = labels;
+    this.check = check;
+  }
+
+  /** The bound record if it is still the metric's, else undefined. */
+  current(): Series | undefined {
+    const series = this.series;
+    if (series === undefined) return undefined;
+    const map = this.metric.hashMap;
+    return map !== undefined && map[this.hash as string] === series ? series : undefined;
+  }
+
+  /** After a public-API update: finds the record of our labels (undefined when it looks foreign). */
+  rebind(): void {
+    this.series = undefined;
+    const map = this.metric.hashMap;
+    if (typeof map !== 'object' || map === null) return;
+    const names = Object.keys(this.labels);
+    for (const [hash, series] of Object.entries(map)) {
+      const got = series?.labels;
+      if (
+        typeof got === 'object' &&
+        got !== null &&
+        Object.keys(got).length === names.length &&
+        names.every((n) => String(got[n]) === this.labels[n])
+      ) {
+        if (this.check(series)) {
+          this.hash = hash;
+          this.series = series;
+        }
+        return;
+      }
+    }
+  }
+}
+
+const isCounting = (s: Series): boolean => typeof s.value === 'number';
+
+/** `counter`'s series for `labels` (see Bound). */
+export function bindCounter(counter: Counter, labels: Record<string, string>): BoundCounter {
+  const b = new Bound(counter, labels, isCounting);
+  return {
+    inc(): void {
+      const s = b.current();
+      if (s !== undefined) s.value += 1;
+      else {
+        counter.inc(labels);
+        b.rebind();
+      }
+    },
+  };
+}
+
+/** `gauge`'s series for `labels` (see Bound). */
+export function bindGauge(gauge: Gauge, labels: Record<string, string>): BoundGauge {
+  const b = new Bound(gauge, labels, isCounting);
+  return {
+    set(value: number): void {
+      const s = b.current();
+      if (s !== undefined && typeof value === 'number') s.value = value;
+      else {
+        gauge.set(labels, value);
+        b.rebind();
+      }
+    },
+    add(delta: number): void {
+      const s = b.current();
+      if (s !== undefined && typeof delta === 'number') s.value += delta;
+      else {
+        gauge.inc(labels, delta);
+        b.rebind();
+      }
+    },
+  };
+}
+
+/** `histogram`'s series for `labels` (see Bound); `buckets` are the histogram's upper bounds. */
+export function bindHistogram(
+  histogram: Histogram,
+  labels: Record<string, string>,
+  buckets: readonly number[],
+): BoundHistogram {
+  const bounds = [...buckets]; // in prom-client's order: the first bound the value fits under counts it
+  // prom-client keys a series' bucket counts by the bound as a property name (String(bound)).
+  const keys = bounds.map(String);
+  const b = new Bound(
+    histogram,
+    labels,
+    (s) =>
+      typeof s.sum === 'number' &&
+      typeof s.count === 'number' &&
+      typeof s.bucketValues === 'object' &&
+      s.bucketValues !== null &&
+      keys.every((k) => typeof s.bucketValues[k] === 'number') &&
+      Object.keys(s.bucketValues).length === keys.length,
+  );
+  return {
+    observe(value: number): void {
+      const s = b.current();
+      if (s === undefined || !Number.isFinite(value)) {
+        // prom-client validates (and throws on a non-finite value) and creates the series.
+        histogram.observe(labels, value);
+        b.rebind();
+        return;
+      }
+      s.sum += value;
+      s.count += 1;
+      for (let i = 0; i < bounds.length; i++) {
+        if (value <= (bounds[i] as number)) {
+          s.bucketValues[keys[i] as string]! += 1;
+          return;
+        }
+      }
+    },
+  };
+}
+
 const DURATION_BUCKETS = exponentialBuckets(0.005, 2, 14);
 const CONTROLLER = ['controller'] as const;
 const QUEUE = ['name'] as const;
@@ -101,6 +274,8 @@ export class RuntimeMetrics {
   readonly workqueueRetries: Counter;
   readonly activeWorkers: Gauge;
   readonly leader: Gauge;
+  /** The bucket bounds of the duration histograms. */
+  private readonly buckets: readonly number[] = DURATION_BUCKETS;
 
   constructor(registry = new Registry()) {
     this.registry = registry;
@@ -163,5 +338,45 @@ export class RuntimeMetrics {
       'Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master',
       ['name'],
     );
+  }
+
+  /**
+   * The per-reconcile series of controller `name` (label `controller`), bound once (see bindCounter):
+   * `controller_runtime_active_workers`, `..._reconcile_time_seconds` and `..._reconcile_total` by
+   * result (each result's series bound at its first use, so the output order stays the first-use order).
+   */
+  controllerMetrics(name: string): ControllerSeries {
+    const labels = { controller: name };
+    const totals = new Map<string, BoundCounter>();
+    return {
+      activeWorkers: bindGauge(this.activeWorkers, labels),
+      reconcileTime: bindHistogram(this.reconcileTime, labels, this.buckets),
+      reconcileTotal: (result) => {
+        let c = totals.get(result);
+        if (c === undefined)
+          totals.set(result, (c = bindCounter(this.reconcileTotal, { ...labels, result })));
+        return c;
+      },
+    };
+  }
+
+  /**
+   * The series of work queue `name` (controller-runtime's workqueue metrics, label `name`), each
+   * bound once: what a controller hands its queue, so no add hashes labels (see bindCounter).
+   */
+  queueMetrics(name: string): QueueMetrics {
+    const labels = { name };
+    const depth = bindGauge(this.workqueueDepth, labels);
+    const adds = bindCounter(this.workqueueAdds, labels);
+    const latency = bindHistogram(this.workqueueLatency, labels, this.buckets);
+    const work = bindHistogram(this.workqueueWorkDuration, labels, this.buckets);
+    const retries = bindCounter(this.workqueueRetries, labels);
+    return {
+      depth: depth.set,
+      add: adds.inc,
+      latency: latency.observe,
+      workDuration: work.observe,
+      retry: retries.inc,
+    };
   }
 }
