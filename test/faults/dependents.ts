@@ -17,7 +17,7 @@ import { isNotFound } from '../../src/client/api-error.ts';
 import { ResourceClient, type ObjectLike } from '../../src/client/resource-client.ts';
 import { Transport } from '../../src/client/transport.ts';
 import { builtinKinds } from '../../src/runtime/builtin-kinds.ts';
-import { apiServerRequests, requestsBetween } from '../helpers/prometheus-text.ts';
+import { apiServerRequests, requestsBetween, sampleLabels } from '../helpers/prometheus-text.ts';
 import { retry, type Memcached } from './cluster.ts';
 import type { OperatorProcess } from './operator.ts';
 import { compactEtcd, started, until, type FaultEnv, type Figures } from './scenarios.ts';
@@ -196,16 +196,102 @@ async function waitConverged(
   );
 }
 
-/** The operator's writes as the API server counts them (the stand-in's and the test's left out). */
+/** Whether an apiserver_request_total sample is a write of the operator's (the stand-in's and the test's left out). */
+function isOperatorWrite({
+  verb,
+  resource,
+  subresource,
+}: {
+  verb: string;
+  resource: string;
+  subresource: string;
+}): boolean {
+  if (verb === 'GET' || verb === 'LIST' || verb === 'WATCH') return false;
+  if (resource === 'memcacheds') return subresource === 'status';
+  return (
+    (resource === 'configmaps' || resource === 'deployments' || resource === 'services') && subresource === ''
+  );
+}
+
+/** The operator's writes as the API server counts them. */
 function operatorWrites(children: Children): Promise<Record<string, number>> {
-  return apiServerRequests(children.transport, ({ verb, resource, subresource }) => {
-    if (verb === 'GET' || verb === 'LIST' || verb === 'WATCH') return false;
-    if (resource === 'memcacheds') return subresource === 'status';
-    return (
-      (resource === 'configmaps' || resource === 'deployments' || resource === 'services') &&
-      subresource === ''
-    );
-  });
+  return apiServerRequests(children.transport, isOperatorWrite);
+}
+
+/** The operator's writes by `<VERB> <resource>[/<subresource>] <code>` (a 409 is a write that changed nothing). */
+async function operatorWritesByCode(children: Children): Promise<Record<string, number>> {
+  const text = await children.transport.request<string>({ method: 'GET', path: '/metrics' });
+  const counts: Record<string, number> = {};
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('apiserver_request_total{')) continue;
+    const { verb = '', resource = '', subresource = '', code = '' } = sampleLabels(line);
+    if (!isOperatorWrite({ verb, resource, subresource })) continue;
+    const key = `${verb} ${resource}${subresource ? `/${subresource}` : ''} ${code}`;
+    counts[key] = (counts[key] ?? 0) + Number(line.split(' ').at(-1));
+  }
+  return counts;
+}
+
+type Conditions = NonNullable<NonNullable<Memcached['status']>['conditions']>;
+
+/** Each Memcached's resourceVersion and conditions (lastTransitionTime included), by name. */
+async function statusSnapshot(
+  env: FaultEnv,
+  namespace: string,
+): Promise<Map<string, { rv: string; conditions: Conditions }>> {
+  const ms = await retry(() => env.cluster.memcacheds.listAll({ namespace }));
+  return new Map(
+    ms.items.map((m) => [
+      m.metadata.name,
+      { rv: m.metadata.resourceVersion ?? '', conditions: m.status?.conditions ?? [] },
+    ]),
+  );
+}
+
+const showCondition = (c: Conditions[number] | undefined): string =>
+  c
+    ? `${c.status} ${c.reason ?? ''} gen ${c.observedGeneration ?? '-'} at ${(c as { lastTransitionTime?: string }).lastTransitionTime ?? '-'} "${c.message ?? ''}"`
+    : 'absent';
+
+/** What changed in the Memcacheds' conditions between two snapshots, one line per changed condition. */
+function statusChanges(
+  before: Map<string, { rv: string; conditions: Conditions }>,
+  after: Map<string, { rv: string; conditions: Conditions }>,
+): string[] {
+  const out: string[] = [];
+  for (const [name, a] of after) {
+    const b = before.get(name);
+    if (!b) {
+      out.push(`${name}: appeared`);
+      continue;
+    }
+    const types = new Set([...b.conditions, ...a.conditions].map((c) => c.type));
+    for (const type of types) {
+      const cb = b.conditions.find((c) => c.type === type);
+      const ca = a.conditions.find((c) => c.type === type);
+      if (JSON.stringify(cb) !== JSON.stringify(ca))
+        out.push(`${name} (rv ${b.rv} -> ${a.rv}) ${type}: ${showCondition(cb)} -> ${showCondition(ca)}`);
+    }
+  }
+  return out;
+}
+
+/** The operator's log lines (debug included) that explain a write or a requeue. */
+const EXPLAINING = new Set([
+  'writing conditions',
+  'conflict writing a stale object; requeueing',
+  'reconcile failed',
+  'dependent failed',
+  'requeueing reconciles that waited for the API server',
+  'API server unavailable; the reconcile waits for the cache to reconnect',
+]);
+
+/** What a quiet pass saw, for its failure message: the writes, what they changed and why they ran. */
+interface QuietPass {
+  writes: Record<string, number>;
+  reconciles: number;
+  /** The writes by response code, the conditions they changed, the reconciles' results, the log. */
+  diagnosis: string;
 }
 
 /**
@@ -220,10 +306,24 @@ async function quietPass(
   namespace: string,
   names: readonly string[],
   round: string,
-): Promise<{ writes: Record<string, number>; reconciles: number }> {
+): Promise<QuietPass> {
   const total = async () => (await op.metric('controller_runtime_reconcile_total')) ?? -1;
+  const results = async () =>
+    Object.fromEntries(
+      await Promise.all(
+        ['success', 'error', 'requeue', 'requeue_after'].map(
+          async (r) =>
+            [r, (await op.metric('controller_runtime_reconcile_total', `result="${r}"`)) ?? -1] as const,
+        ),
+      ),
+    );
+  const startedAt = new Date().toISOString();
+  const statusBefore = await statusSnapshot(env, namespace);
   const before = await operatorWrites(children);
+  const byCodeBefore = await operatorWritesByCode(children);
+  const resultsBefore = await results();
   const n0 = await total();
+  const busy = `queue depth ${await op.metric('workqueue_depth')}, ${await op.metric('controller_runtime_active_workers')} reconciles running`;
   await env.cluster.eachMemcached(namespace, names, (m) =>
     env.cluster.memcacheds.patch({ namespace, name: m.metadata.name }, 'merge', {
       metadata: { annotations: { 'faults.op-gen.dev/touched': round } },
@@ -236,7 +336,31 @@ async function quietPass(
     120_000,
   );
   const after = await operatorWrites(children);
-  return { writes: requestsBetween(before, after).byRequest, reconciles: (await total()) - n0 };
+  const writes = requestsBetween(before, after).byRequest;
+  const reconciles = (await total()) - n0;
+  if (Object.keys(writes).length === 0) return { writes, reconciles, diagnosis: '' };
+  const resultsAfter = await results();
+  const byCode = requestsBetween(byCodeBefore, await operatorWritesByCode(children)).byRequest;
+  const changes = statusChanges(statusBefore, await statusSnapshot(env, namespace));
+  const lines = op
+    .log()
+    .filter((l) => l.ts >= startedAt && EXPLAINING.has(l.msg))
+    .map((l) => {
+      const { ts, level, msg, name, over, before: was, conditions, error } = l as Record<string, unknown>;
+      return JSON.stringify({ ts, level, msg, name, over, before: was, conditions, error });
+    });
+  const diagnosis = [
+    `the pass started ${startedAt} (${busy}); ${names.length} touched, ${reconciles} reconciles`,
+    `writes by code: ${JSON.stringify(byCode)}`,
+    `reconcile results during the pass: ${JSON.stringify(
+      Object.fromEntries(Object.entries(resultsAfter).map(([k, v]) => [k, v - (resultsBefore[k] ?? 0)])),
+    )}`,
+    `conditions changed (${changes.length}):`,
+    ...changes.slice(0, 20).map((c) => `  ${c}`),
+    `the operator's log since (${lines.length} lines explaining writes and requeues):`,
+    ...lines.slice(0, 30).map((l) => `  ${l}`),
+  ].join('\n');
+  return { writes, reconciles, diagnosis };
 }
 
 /** API server killed hard (SIGKILL, 4 s down) while the dependents converge: nothing lost, quiet after. */
@@ -245,7 +369,7 @@ export async function dependentsApiServerRestart(env: FaultEnv, ns: string): Pro
   const children = await Children.connect(env);
   const standIn = new DeploymentStatusStandIn(children, ns);
   try {
-    const op = await env.start('deps-restart', ns);
+    const op = await env.start('deps-restart', ns, false, { extraArgs: ['--log-level=debug'] });
     await started(op);
     await env.cluster.createMemcacheds(ns, env.objects);
     await until('a third Ready', async () =>
@@ -258,7 +382,11 @@ export async function dependentsApiServerRestart(env: FaultEnv, ns: string): Pro
     assert.ok(op.running, `the operator crashed:\n${op.logTail()}`);
     const names = Array.from({ length: env.objects }, (_, i) => `m-${i}`);
     const quiet = await quietPass(env, children, op, ns, names, 'restart');
-    assert.deepEqual(quiet.writes, {}, 'no hot loop: a pass with nothing changed writes nothing');
+    assert.deepEqual(
+      quiet.writes,
+      {},
+      `no hot loop: a pass with nothing changed writes nothing; it wrote:\n${quiet.diagnosis}`,
+    );
     const figures: Figures = {
       outageMs: backAt - killedAt,
       convergedAfterBackMs: convergedMs,
@@ -288,7 +416,7 @@ export async function dependentsWatchGap(env: FaultEnv, ns: string): Promise<Fig
   const children = await Children.connect(env);
   const standIn = new DeploymentStatusStandIn(children, ns);
   try {
-    const op = await env.start('deps-gap', ns);
+    const op = await env.start('deps-gap', ns, false, { extraArgs: ['--log-level=debug'] });
     await started(op);
     await env.cluster.createMemcacheds(ns, env.objects);
     await waitConverged(env, children, ns, env.objects);
@@ -315,7 +443,11 @@ export async function dependentsWatchGap(env: FaultEnv, ns: string): Promise<Fig
     const convergedMs = await waitConverged(env, children, ns, remaining.length, deleted);
     assert.ok(op.running, op.logTail());
     const quiet = await quietPass(env, children, op, ns, remaining, 'gap');
-    assert.deepEqual(quiet.writes, {}, 'no hot loop: a pass with nothing changed writes nothing');
+    assert.deepEqual(
+      quiet.writes,
+      {},
+      `no hot loop: a pass with nothing changed writes nothing; it wrote:\n${quiet.diagnosis}`,
+    );
     const figures: Figures = {
       resized: resized.length,
       childrenDeleted: lost.length * 2 + 10,
