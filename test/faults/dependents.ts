@@ -4,8 +4,9 @@
  * Service depending on the Deployment; conditions ConfigReady, DeploymentReady, ServiceReady, Ready)
  * through an API server killed under load and a watch gap. Its convergence check: every Memcached
  * Ready for its generation, its three children controlled by it and as the spec says; nothing lost.
- * Its no-hot-loop check: with everything converged, one pass over every parent (each touched by an
- * annotation) sends no write to the API server (counted by the API server's apiserver_request_total).
+ * Its no-hot-loop check: with everything converged and the operator caught up and idle (settle), one
+ * pass over every parent (each touched by an annotation) sends no write to the API server (counted by
+ * the API server's apiserver_request_total); a pass that writes fails saying what it wrote and why.
  *
  * No kube-controller-manager runs on the test control plane, so no Deployment would ever become
  * available (the dependents' default readiness, which the Service waits for): a stand-in
@@ -84,10 +85,15 @@ class DeploymentStatusStandIn {
   patches = 0;
   private on = true;
   private readonly loop: Promise<void>;
+  /** Rounds begun so far, and the last one that ended with nothing to patch and no failure. */
+  private begun = 0;
+  private lastQuiet = 0;
 
   constructor(children: Children, namespace: string) {
     this.loop = (async () => {
       while (this.on) {
+        const round = ++this.begun;
+        const patchesBefore = this.patches;
         try {
           for (const d of (await children.deployments.listAll({ namespace })).items) {
             const want = d.spec?.replicas ?? 1;
@@ -104,12 +110,21 @@ class DeploymentStatusStandIn {
             });
             this.patches++;
           }
+          if (this.patches === patchesBefore) this.lastQuiet = round;
         } catch {
           // The API server is down or the Deployment just went: the next round sees.
         }
         await sleep(200);
       }
     })();
+  }
+
+  /** Resolves once a round begun after this call found every Deployment rolled out (patched nothing). */
+  async idle(): Promise<void> {
+    const after = this.begun;
+    await until('the Deployment stand-in to find nothing to patch', () =>
+      this.lastQuiet > after ? true : undefined,
+    );
   }
 
   async stop(): Promise<void> {
@@ -286,18 +301,138 @@ const EXPLAINING = new Set([
   'API server unavailable; the reconcile waits for the cache to reconnect',
 ]);
 
+/**
+ * Waits, by signals (no sleep), until the operator has caught up with the converged state and is
+ * idle, so that a quiet pass sees only what its own touches cause. The convergence check reads the
+ * API server, not the operator's cache, and the two can differ for seconds: after an API server
+ * restart the operator's Memcached watch may relist well after the others (the CRD answers 503/429
+ * first), and a status write committed just before the SIGKILL, its response cut off, leaves that
+ * parent in its cache behind the server: each reconcile of it writes its conditions over a stale
+ * resourceVersion (a 409 PATCH, requeued with backoff) until the relist. So:
+ * 1. a barrier Memcached created now gets Ready for its generation (with its children: the
+ *    convergence check, one more object): the operator's Memcached watch is one stream in
+ *    resourceVersion order, so its cache holds every parent at least as the convergence check saw it
+ *    (its Ready also needs its ConfigMap and its rolled-out Deployment seen in the cache);
+ * 2. the stand-in ends a round begun after that with nothing to patch;
+ * 3. the operator's queue is empty with no reconcile running (one /metrics read).
+ * A requeue still delayed by backoff is not on /metrics; it reads the caught-up cache, so it writes
+ * nothing (the quiet pass would say so). Gives the barrier's name, to be touched in the pass too.
+ */
+async function settle(
+  env: FaultEnv,
+  children: Children,
+  standIn: DeploymentStatusStandIn,
+  op: OperatorProcess,
+  namespace: string,
+  converged: { count: number; gone?: readonly string[] },
+  round: string,
+): Promise<string> {
+  const barrier = `barrier-${round}`;
+  await retry(() =>
+    env.cluster.memcacheds.create({
+      apiVersion: 'cache.example.com/v1alpha1',
+      kind: 'Memcached',
+      metadata: { name: barrier, namespace },
+      spec: { size: 1, image: 'registry.k8s.io/pause:3.10' },
+    }),
+  );
+  await waitConverged(env, children, namespace, converged.count + 1, converged.gone);
+  await standIn.idle();
+  const since = await mark(env, children, op, namespace);
+  try {
+    await until('the operator idle (queue empty, no reconcile running)', async () => {
+      const m = await op.metrics(['workqueue_depth', 'controller_runtime_active_workers']);
+      return m?.workqueue_depth === 0 && m.controller_runtime_active_workers === 0 ? true : undefined;
+    });
+  } catch (err) {
+    // A hot loop keeps it busy: say what it was writing.
+    throw new Error(`${(err as Error).message}; ${await explain(env, children, op, namespace, since)}`, {
+      cause: err,
+    });
+  }
+  return barrier;
+}
+
+/** The operator's reconciles by result (a consistent read of /metrics). */
+async function reconcileResults(op: OperatorProcess): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const r of ['success', 'error', 'requeue', 'requeue_after'])
+    out[r] = (await op.metric('controller_runtime_reconcile_total', `result="${r}"`)) ?? -1;
+  return out;
+}
+
+/** What explain() compares against: the state when a watched stretch began. */
+interface Mark {
+  readonly at: string;
+  readonly busy: string;
+  readonly status: Map<string, { rv: string; conditions: Conditions }>;
+  readonly writes: Record<string, number>;
+  readonly results: Record<string, number>;
+}
+
+async function mark(
+  env: FaultEnv,
+  children: Children,
+  op: OperatorProcess,
+  namespace: string,
+): Promise<Mark> {
+  const at = new Date().toISOString();
+  const m = await op.metrics(['workqueue_depth', 'controller_runtime_active_workers']);
+  return {
+    at,
+    busy: `queue depth ${m?.workqueue_depth}, ${m?.controller_runtime_active_workers} reconciles running`,
+    status: await statusSnapshot(env, namespace),
+    writes: await operatorWritesByCode(children),
+    results: await reconcileResults(op),
+  };
+}
+
+/**
+ * What the operator wrote since `since` and why: its writes by response code, the conditions that
+ * changed, its reconciles by result, and its (debug) log lines about each write and requeue.
+ */
+async function explain(
+  env: FaultEnv,
+  children: Children,
+  op: OperatorProcess,
+  namespace: string,
+  since: Mark,
+): Promise<string> {
+  const byCode = requestsBetween(since.writes, await operatorWritesByCode(children)).byRequest;
+  const changes = statusChanges(since.status, await statusSnapshot(env, namespace));
+  const results = await reconcileResults(op);
+  const lines = op
+    .log()
+    .filter((l) => l.ts >= since.at && EXPLAINING.has(l.msg))
+    .map((l) => {
+      const { ts, level, msg, name, over, before, conditions, error } = l as Record<string, unknown>;
+      return JSON.stringify({ ts, level, msg, name, over, before, conditions, error });
+    });
+  return [
+    `since ${since.at} (then ${since.busy}):`,
+    `writes by code: ${JSON.stringify(byCode)}`,
+    `reconciles by result: ${JSON.stringify(
+      Object.fromEntries(Object.entries(results).map(([k, v]) => [k, v - (since.results[k] ?? 0)])),
+    )}`,
+    `conditions changed (${changes.length}):`,
+    ...changes.slice(0, 20).map((c) => `  ${c}`),
+    `the operator's log lines about writes and requeues (${lines.length}):`,
+    ...lines.slice(0, 30).map((l) => `  ${l}`),
+  ].join('\n');
+}
+
 /** What a quiet pass saw, for its failure message: the writes, what they changed and why they ran. */
 interface QuietPass {
   writes: Record<string, number>;
   reconciles: number;
-  /** The writes by response code, the conditions they changed, the reconciles' results, the log. */
+  /** explain()'s account of the writes (empty when none). */
   diagnosis: string;
 }
 
 /**
- * With everything converged: touches every Memcached (an annotation: a new resourceVersion, no new
- * generation), waits until the operator reconciled that many more times with its queue empty, and
- * returns the writes it sent meanwhile and the reconciles it ran.
+ * With everything converged and the operator settled: touches every Memcached (an annotation: a new
+ * resourceVersion, no new generation), waits until the operator reconciled that many more times
+ * with its queue empty, and returns the writes it sent meanwhile and the reconciles it ran.
  */
 async function quietPass(
   env: FaultEnv,
@@ -308,22 +443,9 @@ async function quietPass(
   round: string,
 ): Promise<QuietPass> {
   const total = async () => (await op.metric('controller_runtime_reconcile_total')) ?? -1;
-  const results = async () =>
-    Object.fromEntries(
-      await Promise.all(
-        ['success', 'error', 'requeue', 'requeue_after'].map(
-          async (r) =>
-            [r, (await op.metric('controller_runtime_reconcile_total', `result="${r}"`)) ?? -1] as const,
-        ),
-      ),
-    );
-  const startedAt = new Date().toISOString();
-  const statusBefore = await statusSnapshot(env, namespace);
+  const since = await mark(env, children, op, namespace);
   const before = await operatorWrites(children);
-  const byCodeBefore = await operatorWritesByCode(children);
-  const resultsBefore = await results();
   const n0 = await total();
-  const busy = `queue depth ${await op.metric('workqueue_depth')}, ${await op.metric('controller_runtime_active_workers')} reconciles running`;
   await env.cluster.eachMemcached(namespace, names, (m) =>
     env.cluster.memcacheds.patch({ namespace, name: m.metadata.name }, 'merge', {
       metadata: { annotations: { 'faults.op-gen.dev/touched': round } },
@@ -335,31 +457,10 @@ async function quietPass(
       (await total()) >= n0 + names.length && (await op.metric('workqueue_depth')) === 0 ? true : undefined,
     120_000,
   );
-  const after = await operatorWrites(children);
-  const writes = requestsBetween(before, after).byRequest;
+  const writes = requestsBetween(before, await operatorWrites(children)).byRequest;
   const reconciles = (await total()) - n0;
   if (Object.keys(writes).length === 0) return { writes, reconciles, diagnosis: '' };
-  const resultsAfter = await results();
-  const byCode = requestsBetween(byCodeBefore, await operatorWritesByCode(children)).byRequest;
-  const changes = statusChanges(statusBefore, await statusSnapshot(env, namespace));
-  const lines = op
-    .log()
-    .filter((l) => l.ts >= startedAt && EXPLAINING.has(l.msg))
-    .map((l) => {
-      const { ts, level, msg, name, over, before: was, conditions, error } = l as Record<string, unknown>;
-      return JSON.stringify({ ts, level, msg, name, over, before: was, conditions, error });
-    });
-  const diagnosis = [
-    `the pass started ${startedAt} (${busy}); ${names.length} touched, ${reconciles} reconciles`,
-    `writes by code: ${JSON.stringify(byCode)}`,
-    `reconcile results during the pass: ${JSON.stringify(
-      Object.fromEntries(Object.entries(resultsAfter).map(([k, v]) => [k, v - (resultsBefore[k] ?? 0)])),
-    )}`,
-    `conditions changed (${changes.length}):`,
-    ...changes.slice(0, 20).map((c) => `  ${c}`),
-    `the operator's log since (${lines.length} lines explaining writes and requeues):`,
-    ...lines.slice(0, 30).map((l) => `  ${l}`),
-  ].join('\n');
+  const diagnosis = `${names.length} touched, ${reconciles} reconciles; ${await explain(env, children, op, namespace, since)}`;
   return { writes, reconciles, diagnosis };
 }
 
@@ -380,7 +481,10 @@ export async function dependentsApiServerRestart(env: FaultEnv, ns: string): Pro
     const backAt = Date.now();
     const convergedMs = await waitConverged(env, children, ns, env.objects);
     assert.ok(op.running, `the operator crashed:\n${op.logTail()}`);
-    const names = Array.from({ length: env.objects }, (_, i) => `m-${i}`);
+    const settleStart = Date.now();
+    const barrier = await settle(env, children, standIn, op, ns, { count: env.objects }, 'restart');
+    const settleMs = Date.now() - settleStart;
+    const names = [...Array.from({ length: env.objects }, (_, i) => `m-${i}`), barrier];
     const quiet = await quietPass(env, children, op, ns, names, 'restart');
     assert.deepEqual(
       quiet.writes,
@@ -390,6 +494,7 @@ export async function dependentsApiServerRestart(env: FaultEnv, ns: string): Pro
     const figures: Figures = {
       outageMs: backAt - killedAt,
       convergedAfterBackMs: convergedMs,
+      settleMs,
       reconciles: (await op.metric('controller_runtime_reconcile_total')) ?? -1,
       reconcileErrors: (await op.metric('controller_runtime_reconcile_errors_total')) ?? -1,
       quietPassReconciles: quiet.reconciles,
@@ -442,7 +547,18 @@ export async function dependentsWatchGap(env: FaultEnv, ns: string): Promise<Fig
     const remaining = names.filter((n) => !deleted.includes(n));
     const convergedMs = await waitConverged(env, children, ns, remaining.length, deleted);
     assert.ok(op.running, op.logTail());
-    const quiet = await quietPass(env, children, op, ns, remaining, 'gap');
+    const settleStart = Date.now();
+    const barrier = await settle(
+      env,
+      children,
+      standIn,
+      op,
+      ns,
+      { count: remaining.length, gone: deleted },
+      'gap',
+    );
+    const settleMs = Date.now() - settleStart;
+    const quiet = await quietPass(env, children, op, ns, [...remaining, barrier], 'gap');
     assert.deepEqual(
       quiet.writes,
       {},
@@ -454,6 +570,7 @@ export async function dependentsWatchGap(env: FaultEnv, ns: string): Promise<Fig
       memcachedsDeleted: deleted.length,
       convergedAfterContMs: convergedMs,
       sinceContMs: Date.now() - contAt,
+      settleMs,
       quietPassReconciles: quiet.reconciles,
       quietPassWrites: 0,
     };
