@@ -316,7 +316,9 @@ const EXPLAINING = new Set([
  * 2. the stand-in ends a round begun after that with nothing to patch;
  * 3. the operator's queue is empty with no reconcile running (one /metrics read).
  * A requeue still delayed by backoff is not on /metrics; it reads the caught-up cache, so it writes
- * nothing (the quiet pass would say so). Gives the barrier's name, to be touched in the pass too.
+ * nothing (the quiet pass would say so). Gives the barrier's name, to be touched in the pass too, and
+ * how many of the operator's writes meanwhile the API server refused with 409 (writes over a stale
+ * cache that the pass would otherwise have counted; the barrier's own included).
  */
 async function settle(
   env: FaultEnv,
@@ -326,8 +328,9 @@ async function settle(
   namespace: string,
   converged: { count: number; gone?: readonly string[] },
   round: string,
-): Promise<string> {
+): Promise<{ barrier: string; conflicts: number }> {
   const barrier = `barrier-${round}`;
+  const writesBefore = await operatorWritesByCode(children);
   await retry(() =>
     env.cluster.memcacheds.create({
       apiVersion: 'cache.example.com/v1alpha1',
@@ -350,7 +353,11 @@ async function settle(
       cause: err,
     });
   }
-  return barrier;
+  const writes = requestsBetween(writesBefore, await operatorWritesByCode(children)).byRequest;
+  const conflicts = Object.entries(writes)
+    .filter(([key]) => key.endsWith(' 409'))
+    .reduce((sum, [, n]) => sum + n, 0);
+  return { barrier, conflicts };
 }
 
 /** The operator's reconciles by result (a consistent read of /metrics). */
@@ -482,7 +489,15 @@ export async function dependentsApiServerRestart(env: FaultEnv, ns: string): Pro
     const convergedMs = await waitConverged(env, children, ns, env.objects);
     assert.ok(op.running, `the operator crashed:\n${op.logTail()}`);
     const settleStart = Date.now();
-    const barrier = await settle(env, children, standIn, op, ns, { count: env.objects }, 'restart');
+    const { barrier, conflicts } = await settle(
+      env,
+      children,
+      standIn,
+      op,
+      ns,
+      { count: env.objects },
+      'restart',
+    );
     const settleMs = Date.now() - settleStart;
     const names = [...Array.from({ length: env.objects }, (_, i) => `m-${i}`), barrier];
     const quiet = await quietPass(env, children, op, ns, names, 'restart');
@@ -495,6 +510,7 @@ export async function dependentsApiServerRestart(env: FaultEnv, ns: string): Pro
       outageMs: backAt - killedAt,
       convergedAfterBackMs: convergedMs,
       settleMs,
+      settleConflicts: conflicts,
       reconciles: (await op.metric('controller_runtime_reconcile_total')) ?? -1,
       reconcileErrors: (await op.metric('controller_runtime_reconcile_errors_total')) ?? -1,
       quietPassReconciles: quiet.reconciles,
@@ -548,7 +564,7 @@ export async function dependentsWatchGap(env: FaultEnv, ns: string): Promise<Fig
     const convergedMs = await waitConverged(env, children, ns, remaining.length, deleted);
     assert.ok(op.running, op.logTail());
     const settleStart = Date.now();
-    const barrier = await settle(
+    const { barrier, conflicts } = await settle(
       env,
       children,
       standIn,
@@ -571,6 +587,7 @@ export async function dependentsWatchGap(env: FaultEnv, ns: string): Promise<Fig
       convergedAfterContMs: convergedMs,
       sinceContMs: Date.now() - contAt,
       settleMs,
+      settleConflicts: conflicts,
       quietPassReconciles: quiet.reconciles,
       quietPassWrites: 0,
     };
