@@ -163,9 +163,9 @@ export class OperatorProcess {
       .join('\n');
   }
 
-  /** A Prometheus sample summed over its label sets, from /metrics (undefined if unreachable). */
-  async metric(name: string, labelFilter = ''): Promise<number | undefined> {
-    const text = await new Promise<string | undefined>((resolve) => {
+  /** Its /metrics text (undefined if unreachable). */
+  private metricsText(): Promise<string | undefined> {
+    return new Promise<string | undefined>((resolve) => {
       const req = request(`http://127.0.0.1:${this.metricsPort}/metrics`, { timeout: 2_000 }, (res) => {
         let body = '';
         res.on('data', (d: Buffer) => (body += d.toString()));
@@ -175,16 +175,28 @@ export class OperatorProcess {
       req.on('error', () => resolve(undefined));
       req.end();
     });
+  }
+
+  /** A Prometheus sample summed over its label sets, from /metrics (undefined if unreachable). */
+  async metric(name: string, labelFilter = ''): Promise<number | undefined> {
+    return (await this.metrics([name], labelFilter))?.[name];
+  }
+
+  /** Several samples (each summed over its label sets) from one read of /metrics: a consistent view. */
+  async metrics(names: readonly string[], labelFilter = ''): Promise<Record<string, number> | undefined> {
+    const text = await this.metricsText();
     if (text === undefined) return undefined;
-    let sum = 0;
+    const sums: Record<string, number> = Object.fromEntries(names.map((n) => [n, 0]));
     for (const line of text.split('\n')) {
-      if (!line.startsWith(name)) continue;
-      const rest = line.slice(name.length);
-      if (!rest.startsWith('{') && !rest.startsWith(' ')) continue;
-      if (labelFilter && !line.includes(labelFilter)) continue;
-      sum += Number(line.split(' ').at(-1));
+      for (const name of names) {
+        if (!line.startsWith(name)) continue;
+        const rest = line.slice(name.length);
+        if (!rest.startsWith('{') && !rest.startsWith(' ')) continue;
+        if (labelFilter && !line.includes(labelFilter)) continue;
+        sums[name]! += Number(line.split(' ').at(-1));
+      }
     }
-    return sum;
+    return sums;
   }
 
   /** SIGTERM, then SIGKILL after `graceMs` if it is still running. */
