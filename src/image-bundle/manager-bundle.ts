@@ -63,6 +63,53 @@ const builtinsWithoutFacades: Plugin = {
   },
 };
 
+/** The file `op-gen build` writes next to the bundle to fill Node's compile cache at image build. */
+export const COMPILE_CACHE_WARMER = 'warm-compile-cache.mjs';
+
+/**
+ * The warmer's text (not bundled: written as is). It compiles every other module of its folder
+ * without running any of it: each is imported through a one-line module asking for an export no
+ * module has, so Node compiles and links the graph (Node's compile cache records each module as it
+ * compiles it) and the link fails before anything is evaluated. No operator code runs, nothing
+ * connects anywhere. Every other failure (a syntax error, a missing chunk, a cache that is off or
+ * cannot be written) is one line on stderr and exit 1. The cache's key holds the Node version, the
+ * V8 flags and the user id, so the image runs it as the manager's user with the manager's flags.
+ */
+export const COMPILE_CACHE_WARMER_SOURCE = `${MANAGER_BUNDLE_HEADER}// Fills Node's compile cache with this folder's modules, compiled and not run, so the manager's
+// first start skips compiling them (op-gen's docs/build.md, "Compile cache"). Run it with the
+// manager's user and V8 flags, which are part of the cache's key:
+//   NODE_COMPILE_CACHE=<dir> node <the manager's flags> ${COMPILE_CACHE_WARMER}
+const { flushCompileCache, getCompileCacheDir } = process.getBuiltinModule('node:module');
+const { readdirSync } = process.getBuiltinModule('node:fs');
+const fail = (message) => {
+  process.stderr.write(\`${COMPILE_CACHE_WARMER}: \${message}\n\`);
+  process.exit(1);
+};
+const dir = getCompileCacheDir?.();
+if (!dir)
+  fail(
+    "Node's compile cache is off: set NODE_COMPILE_CACHE to a directory this user can write (Node >= 22.10, NODE_DISABLE_COMPILE_CACHE unset)",
+  );
+const here = new URL('.', import.meta.url);
+const marker = '__opGenCompileOnly';
+const modules = readdirSync(here)
+  .filter((f) => f.endsWith('.mjs') && f !== '${COMPILE_CACHE_WARMER}')
+  .sort();
+for (const name of modules) {
+  const source = \`import { \${marker} } from \${JSON.stringify(new URL(name, here).href)};\`;
+  try {
+    await import(\`data:text/javascript,\${encodeURIComponent(source)}\`);
+  } catch (err) {
+    if (err instanceof SyntaxError && err.message.includes(marker)) continue;
+    fail(\`\${name}: \${err instanceof Error ? err.message : String(err)}\`);
+  }
+  fail(\`\${name} exports \${marker}: rename it\`);
+}
+flushCompileCache();
+if (readdirSync(dir).length === 0) fail(\`nothing was written to \${dir}: can this user write it?\`);
+process.stdout.write(\`compile cache: \${modules.length} modules compiled into \${dir}\n\`);
+`;
+
 /**
  * The child-process entry of op-gen's kubeconfig loading (client/resolve-credentials): the runtime
  * starts it next to its own chunk (`./resolve-credentials.mjs`), so the bundle carries it as a
@@ -146,9 +193,10 @@ export async function buildManager(options: BuildManagerOptions): Promise<BuildM
     (h) =>
       `${h.importer}: import('${h.specifier}') loads a CommonJS module, which in the bundle has only a default export (Node also gives it named ones): use (await import('${h.specifier}')).default`,
   );
-  const files = outputFiles
-    .map((f) => ({ path: f.path, content: f.text }))
-    .sort((a, b) => compareNames(a.path, b.path));
+  const files = [
+    ...outputFiles.map((f) => ({ path: f.path, content: f.text })),
+    { path: join(outDir, COMPILE_CACHE_WARMER), content: COMPILE_CACHE_WARMER_SOURCE },
+  ].sort((a, b) => compareNames(a.path, b.path));
   const owned = filesWithHeader(outDir, MANAGER_BUNDLE_HEADER, { match: /\.mjs$/, recursive: true });
   const result = emit('build', { files, owned, outDir }, { cwd, check: options.check === true });
   const inputs = Object.keys(metafile.inputs).length;
