@@ -45,8 +45,16 @@ const REQUIRE_SHIM =
  * instead. An ES import of a built-in module makes Node build its ES facade, which reads every export
  * once, lazy ones included: node:http's loads undici (its fetch and WebSocket), node:util's its diff
  * and colours, node:crypto's WebCrypto, about 30 ms of a manager's start with the scaffold's flags
- * (`--no-opt`), for things it never uses. Taken as a CommonJS value, an export is read where the code
- * uses it. (`process.getBuiltinModule` exists from Node 22.3; the bundle targets 22.19.)
+ * (`--no-opt`), for things it never uses.
+ *
+ * Each built-in becomes a small ES module exporting the module object as its default and each of its
+ * exports by name, read only where the bundle uses it: esbuild drops the unused ones (each is a call
+ * marked pure). A CommonJS value instead (`module.exports = ...`) goes through esbuild's interop,
+ * which reads the property descriptor of every export at load, and for node:util that loads 14 of
+ * Node's modules (its text diff, worker_threads, ...): 5–8 ms of CPU at each start of a scaffolded
+ * manager, whose config.ts imports `parseArgs`. The names are the ones the building Node has; an
+ * import of a name it lacks is a build error naming it, as Node's own ES import would be at run time.
+ * (`process.getBuiltinModule` exists from Node 22.3; the bundle targets 22.19.)
  */
 const builtinsWithoutFacades: Plugin = {
   name: 'op-gen-builtins-without-facades',
@@ -57,11 +65,26 @@ const builtinsWithoutFacades: Plugin = {
         : undefined,
     );
     build.onLoad({ filter: /.*/, namespace: 'op-gen-builtin' }, (args) => ({
-      contents: `module.exports = process.getBuiltinModule(${JSON.stringify(args.path)});\n`,
+      contents: builtinModuleSource(args.path),
       loader: 'js',
     }));
   },
 };
+
+/** The ES module standing for built-in `id` in the bundle (see builtinsWithoutFacades). */
+export function builtinModuleSource(id: string): string {
+  const names = Object.getOwnPropertyNames(process.getBuiltinModule(id))
+    .filter((n) => /^[A-Za-z_$][\w$]*$/.test(n) && n !== 'default')
+    .sort(compareNames);
+  return [
+    `const m = process.getBuiltinModule(${JSON.stringify(id)});`,
+    'const read = (name) => m[name];',
+    'export default m;',
+    ...names.map((n) => `const e_${n} = /* @__PURE__ */ read(${JSON.stringify(n)});`),
+    `export { ${names.map((n) => `e_${n} as ${n}`).join(', ')} };`,
+    '',
+  ].join('\n');
+}
 
 /** The file `op-gen build` writes next to the bundle to fill Node's compile cache at image build. */
 export const COMPILE_CACHE_WARMER = 'warm-compile-cache.mjs';

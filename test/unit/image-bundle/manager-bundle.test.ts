@@ -182,6 +182,9 @@ describe('op-gen build (buildManager)', () => {
         "  parsed: parseArgs({ args: ['--x=1'], options: { x: { type: 'string' } } }).values.x,",
         '  // Whether node:http built its ES facade: the facade reads its lazy exports, which loads undici.',
         "  undici: process.moduleLoadList.some((m) => m.includes('undici')),",
+        "  // Whether node:util's lazy exports were read: esbuild's CommonJS interop reads every export's",
+        '  // descriptor, which loads its text diff and worker_threads.',
+        '  utilLazy: process.moduleLoadList.filter((m) => / (internal\\/util\\/diff|worker_threads)$/.test(m)),',
         '}));',
         '',
       ].join('\n'),
@@ -203,6 +206,19 @@ describe('op-gen build (buildManager)', () => {
       joined: 'a/b',
       parsed: '1',
       undici: false,
+      utilLazy: [],
+    });
+  });
+
+  it('an import of a name the building Node does not export from a built-in module is a build error naming it', async () => {
+    const dir = project("import { EOL, noSuchExport } from 'node:os';\nconsole.log(EOL, noSuchExport);\n");
+    await assert.rejects(buildManager({ cwd: dir }), (err: unknown) => {
+      assert.ok(err instanceof OpGenError);
+      assert.match(
+        err.message,
+        /dist\/main\.js:1:\d+: No matching export in "op-gen-builtin:node:os" for import "noSuchExport"/,
+      );
+      return true;
     });
   });
 
