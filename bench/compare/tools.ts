@@ -164,10 +164,24 @@ export function benchNodeArgs(): string[] {
 const operatorEntries = new Map<string, Promise<string>>();
 
 /**
+ * The entry that starts a bundled bench operator with Node's compile cache, as the scaffold's image
+ * does (templates/init/Dockerfile.hbs: NODE_COMPILE_CACHE, filled by warm-compile-cache.mjs at image
+ * build). The cache is turned on here rather than by NODE_COMPILE_CACHE so the callers' environment
+ * (which other Node processes of a bench share) stays as it is; it is on before main.mjs compiles,
+ * as with the variable.
+ */
+const COMPILE_CACHE_LAUNCHER = `const { enableCompileCache } = process.getBuiltinModule('node:module');
+enableCompileCache(new URL('.node-compile-cache', import.meta.url).pathname);
+await import('./main.mjs');
+`;
+
+/**
  * A bench operator (`file`, relative to the repository; default bench/compare/op-gen-operator.mjs) as a scaffolded project's
  * image runs it: bundled by `op-gen build` (src/image-bundle) into a temporary folder, once per process and
- * file. OP_GEN_BENCH_UNBUNDLED=1 runs the file on dist/ module by module instead (how the bench ran
- * before `op-gen build`).
+ * file, with Node's compile cache filled by the bundle's warm-compile-cache.mjs under the bench's Node
+ * flags (what the image's Dockerfile does). OP_GEN_BENCH_COMPILE_CACHE=false runs main.mjs without
+ * the cache; OP_GEN_BENCH_UNBUNDLED=1 runs the file on dist/ module by module instead (how the bench
+ * ran before `op-gen build`).
  */
 export function opGenOperatorEntry(file = 'bench/compare/op-gen-operator.mjs'): Promise<string> {
   const source = join(ROOT, file);
@@ -175,12 +189,20 @@ export function opGenOperatorEntry(file = 'bench/compare/op-gen-operator.mjs'): 
   let entry = operatorEntries.get(file);
   if (!entry) {
     entry = (async () => {
-      const { buildManager } = await import('../../src/image-bundle/index.ts');
+      const { buildManager, COMPILE_CACHE_WARMER } = await import('../../src/image-bundle/index.ts');
       const out = mkdtempSync(join(tmpdir(), 'op-gen-bench-manager-'));
       // The bundle lives as long as this bench process (one temporary folder per run, not per operator).
       process.once('exit', () => rmSync(out, { recursive: true, force: true }));
       await buildManager({ cwd: ROOT, entry: source, out });
-      return join(out, 'main.mjs');
+      if (process.env.OP_GEN_BENCH_COMPILE_CACHE === 'false') return join(out, 'main.mjs');
+      writeFileSync(join(out, 'bench-main.mjs'), COMPILE_CACHE_LAUNCHER);
+      const warm = spawnSync(process.execPath, [...benchNodeArgs(), COMPILE_CACHE_WARMER], {
+        cwd: out,
+        encoding: 'utf8',
+        env: { ...process.env, NODE_COMPILE_CACHE: join(out, '.node-compile-cache') },
+      });
+      if (warm.status !== 0) throw new Error(`${COMPILE_CACHE_WARMER} failed: ${warm.stderr.trim()}`);
+      return join(out, 'bench-main.mjs');
     })();
     operatorEntries.set(file, entry);
   }

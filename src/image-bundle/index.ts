@@ -1,5 +1,6 @@
 export {
   buildManager,
+  COMPILE_CACHE_WARMER,
   MANAGER_BUNDLE_HEADER,
   type BuildManagerOptions,
   type BuildManagerResult,

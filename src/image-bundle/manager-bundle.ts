@@ -45,8 +45,16 @@ const REQUIRE_SHIM =
  * instead. An ES import of a built-in module makes Node build its ES facade, which reads every export
  * once, lazy ones included: node:http's loads undici (its fetch and WebSocket), node:util's its diff
  * and colours, node:crypto's WebCrypto, about 30 ms of a manager's start with the scaffold's flags
- * (`--no-opt`), for things it never uses. Taken as a CommonJS value, an export is read where the code
- * uses it. (`process.getBuiltinModule` exists from Node 22.3; the bundle targets 22.19.)
+ * (`--no-opt`), for things it never uses.
+ *
+ * Each built-in becomes a small ES module exporting the module object as its default and each of its
+ * exports by name, read only where the bundle uses it: esbuild drops the unused ones (each is a call
+ * marked pure). A CommonJS value instead (`module.exports = ...`) goes through esbuild's interop,
+ * which reads the property descriptor of every export at load, and for node:util that loads 14 of
+ * Node's modules (its text diff, worker_threads, ...): 5–8 ms of CPU at each start of a scaffolded
+ * manager, whose config.ts imports `parseArgs`. The names are the ones the building Node has; an
+ * import of a name it lacks is a build error naming it, as Node's own ES import would be at run time.
+ * (`process.getBuiltinModule` exists from Node 22.3; the bundle targets 22.19.)
  */
 const builtinsWithoutFacades: Plugin = {
   name: 'op-gen-builtins-without-facades',
@@ -57,11 +65,73 @@ const builtinsWithoutFacades: Plugin = {
         : undefined,
     );
     build.onLoad({ filter: /.*/, namespace: 'op-gen-builtin' }, (args) => ({
-      contents: `module.exports = process.getBuiltinModule(${JSON.stringify(args.path)});\n`,
+      contents: builtinModuleSource(args.path),
       loader: 'js',
     }));
   },
 };
+
+/** The ES module standing for built-in `id` in the bundle (see builtinsWithoutFacades). */
+export function builtinModuleSource(id: string): string {
+  const names = Object.getOwnPropertyNames(process.getBuiltinModule(id))
+    .filter((n) => /^[A-Za-z_$][\w$]*$/.test(n) && n !== 'default')
+    .sort(compareNames);
+  return [
+    `const m = process.getBuiltinModule(${JSON.stringify(id)});`,
+    'const read = (name) => m[name];',
+    'export default m;',
+    ...names.map((n) => `const e_${n} = /* @__PURE__ */ read(${JSON.stringify(n)});`),
+    `export { ${names.map((n) => `e_${n} as ${n}`).join(', ')} };`,
+    '',
+  ].join('\n');
+}
+
+/** The file `op-gen build` writes next to the bundle to fill Node's compile cache at image build. */
+export const COMPILE_CACHE_WARMER = 'warm-compile-cache.mjs';
+
+/**
+ * The warmer's text (not bundled: written as is). It compiles every other module of its folder
+ * without running any of it: each is imported through a one-line module asking for an export no
+ * module has, so Node compiles and links the graph (Node's compile cache records each module as it
+ * compiles it) and the link fails before anything is evaluated. No operator code runs, nothing
+ * connects anywhere. Every other failure (a syntax error, a missing chunk, a cache that is off or
+ * cannot be written) is one line on stderr and exit 1. The cache's key holds the Node version, the
+ * V8 flags and the user id, so the image runs it as the manager's user with the manager's flags.
+ */
+export const COMPILE_CACHE_WARMER_SOURCE = `${MANAGER_BUNDLE_HEADER}// Fills Node's compile cache with this folder's modules, compiled and not run, so the manager's
+// first start skips compiling them (op-gen's docs/build.md, "Compile cache"). Run it with the
+// manager's user and V8 flags, which are part of the cache's key:
+//   NODE_COMPILE_CACHE=<dir> node <the manager's flags> ${COMPILE_CACHE_WARMER}
+const { flushCompileCache, getCompileCacheDir } = process.getBuiltinModule('node:module');
+const { readdirSync } = process.getBuiltinModule('node:fs');
+const fail = (message) => {
+  process.stderr.write(\`${COMPILE_CACHE_WARMER}: \${message}\n\`);
+  process.exit(1);
+};
+const dir = getCompileCacheDir?.();
+if (!dir)
+  fail(
+    "Node's compile cache is off: set NODE_COMPILE_CACHE to a directory this user can write (Node >= 22.10, NODE_DISABLE_COMPILE_CACHE unset)",
+  );
+const here = new URL('.', import.meta.url);
+const marker = '__opGenCompileOnly';
+const modules = readdirSync(here)
+  .filter((f) => f.endsWith('.mjs') && f !== '${COMPILE_CACHE_WARMER}')
+  .sort();
+for (const name of modules) {
+  const source = \`import { \${marker} } from \${JSON.stringify(new URL(name, here).href)};\`;
+  try {
+    await import(\`data:text/javascript,\${encodeURIComponent(source)}\`);
+  } catch (err) {
+    if (err instanceof SyntaxError && err.message.includes(marker)) continue;
+    fail(\`\${name}: \${err instanceof Error ? err.message : String(err)}\`);
+  }
+  fail(\`\${name} exports \${marker}: rename it\`);
+}
+flushCompileCache();
+if (readdirSync(dir).length === 0) fail(\`nothing was written to \${dir}: can this user write it?\`);
+process.stdout.write(\`compile cache: \${modules.length} modules compiled into \${dir}\n\`);
+`;
 
 /**
  * The child-process entry of op-gen's kubeconfig loading (client/resolve-credentials): the runtime
@@ -146,9 +216,10 @@ export async function buildManager(options: BuildManagerOptions): Promise<BuildM
     (h) =>
       `${h.importer}: import('${h.specifier}') loads a CommonJS module, which in the bundle has only a default export (Node also gives it named ones): use (await import('${h.specifier}')).default`,
   );
-  const files = outputFiles
-    .map((f) => ({ path: f.path, content: f.text }))
-    .sort((a, b) => compareNames(a.path, b.path));
+  const files = [
+    ...outputFiles.map((f) => ({ path: f.path, content: f.text })),
+    { path: join(outDir, COMPILE_CACHE_WARMER), content: COMPILE_CACHE_WARMER_SOURCE },
+  ].sort((a, b) => compareNames(a.path, b.path));
   const owned = filesWithHeader(outDir, MANAGER_BUNDLE_HEADER, { match: /\.mjs$/, recursive: true });
   const result = emit('build', { files, owned, outDir }, { cwd, check: options.check === true });
   const inputs = Object.keys(metafile.inputs).length;

@@ -1,10 +1,22 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { buildManager, MANAGER_BUNDLE_HEADER } from '../../../src/image-bundle/index.ts';
+import {
+  buildManager,
+  COMPILE_CACHE_WARMER,
+  MANAGER_BUNDLE_HEADER,
+} from '../../../src/image-bundle/index.ts';
 import { OpGenError } from '../../../src/errors.ts';
 import { opGen } from '../bundle/project.ts';
 
@@ -42,6 +54,22 @@ function project(main?: string): string {
 }
 
 const outFiles = (dir: string): string[] => readdirSync(dir).sort();
+
+/** Node's compile cache keeps its files in one folder under NODE_COMPILE_CACHE (Node version, V8 flags, user). */
+function cacheDir(root: string): string {
+  const [sub, ...more] = readdirSync(root);
+  assert.ok(sub !== undefined && more.length === 0, `one cache folder in ${root}`);
+  return join(root, sub);
+}
+
+/** Each cache file with its size and modification time: what a start that wrote to the cache changes. */
+const cacheEntries = (root: string): string[] =>
+  readdirSync(cacheDir(root))
+    .sort()
+    .map((f) => {
+      const st = statSync(join(cacheDir(root), f));
+      return `${f} ${st.size} ${st.mtimeMs}`;
+    });
 
 describe('op-gen build (buildManager)', () => {
   it('bundles dist/main.js and what it imports into dist/manager/main.mjs, which runs with no node_modules', async () => {
@@ -154,6 +182,9 @@ describe('op-gen build (buildManager)', () => {
         "  parsed: parseArgs({ args: ['--x=1'], options: { x: { type: 'string' } } }).values.x,",
         '  // Whether node:http built its ES facade: the facade reads its lazy exports, which loads undici.',
         "  undici: process.moduleLoadList.some((m) => m.includes('undici')),",
+        "  // Whether node:util's lazy exports were read: esbuild's CommonJS interop reads every export's",
+        '  // descriptor, which loads its text diff and worker_threads.',
+        '  utilLazy: process.moduleLoadList.filter((m) => / (internal\\/util\\/diff|worker_threads)$/.test(m)),',
         '}));',
         '',
       ].join('\n'),
@@ -175,7 +206,76 @@ describe('op-gen build (buildManager)', () => {
       joined: 'a/b',
       parsed: '1',
       undici: false,
+      utilLazy: [],
     });
+  });
+
+  it('an import of a name the building Node does not export from a built-in module is a build error naming it', async () => {
+    const dir = project("import { EOL, noSuchExport } from 'node:os';\nconsole.log(EOL, noSuchExport);\n");
+    await assert.rejects(buildManager({ cwd: dir }), (err: unknown) => {
+      assert.ok(err instanceof OpGenError);
+      assert.match(
+        err.message,
+        /dist\/main\.js:1:\d+: No matching export in "op-gen-builtin:node:os" for import "noSuchExport"/,
+      );
+      return true;
+    });
+  });
+
+  it('writes warm-compile-cache.mjs: it fills NODE_COMPILE_CACHE with every module of the bundle without running any, and a start then compiles nothing', async () => {
+    const dir = project(
+      [
+        "import { writeFileSync } from 'node:fs';",
+        "import { greeting } from './greeting.js';",
+        "const { later } = await import('./later.js');",
+        "writeFileSync('ran.txt', `${greeting('op-gen')} ${later}`);",
+        '',
+      ].join('\n'),
+    );
+    await buildManager({ cwd: dir });
+    const out = join(dir, 'dist', 'manager');
+    const cache = mkdtempSync(join(tmpdir(), 'op-gen-build-cache-'));
+    // The same V8 flags both times (they are part of the cache's key), as the Dockerfile has them.
+    const node = (file: string, env: NodeJS.ProcessEnv) =>
+      spawnSync(process.execPath, ['--no-opt', file], {
+        cwd: out,
+        encoding: 'utf8',
+        env: { ...process.env, NODE_COMPILE_CACHE: cache, ...env },
+      });
+    const warm = node(COMPILE_CACHE_WARMER, {});
+    assert.equal(warm.status, 0, warm.stderr);
+    const modules = outFiles(out).filter((f) => f !== COMPILE_CACHE_WARMER);
+    assert.equal(warm.stdout, `compile cache: ${modules.length} modules compiled into ${cacheDir(cache)}\n`);
+    assert.ok(!existsSync(join(out, 'ran.txt')), 'the warm-up runs no operator code');
+    const filled = cacheEntries(cache);
+    // The manager's start, its import() included: every module comes from the cache, so Node has
+    // nothing new to write (a module compiled afresh is written at exit).
+    const run = node('main.mjs', {});
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(readFileSync(join(out, 'ran.txt'), 'utf8'), 'hello op-gen loaded on first use');
+    assert.deepEqual(cacheEntries(cache), filled);
+  });
+
+  it('warm-compile-cache.mjs fails in one line when the cache is off or a module does not load', async () => {
+    const dir = project();
+    await buildManager({ cwd: dir });
+    const out = join(dir, 'dist', 'manager');
+    const env = { ...process.env };
+    delete env.NODE_COMPILE_CACHE;
+    const off = spawnSync(process.execPath, [COMPILE_CACHE_WARMER], { cwd: out, encoding: 'utf8', env });
+    assert.equal(off.status, 1);
+    assert.match(
+      off.stderr,
+      /^warm-compile-cache\.mjs: Node's compile cache is off: set NODE_COMPILE_CACHE to a directory this user can write .*\n$/,
+    );
+    writeFileSync(join(out, 'main.mjs'), `${MANAGER_BUNDLE_HEADER}import './gone.mjs';\n`);
+    const broken = spawnSync(process.execPath, [COMPILE_CACHE_WARMER], {
+      cwd: out,
+      encoding: 'utf8',
+      env: { ...env, NODE_COMPILE_CACHE: mkdtempSync(join(tmpdir(), 'op-gen-build-cache-')) },
+    });
+    assert.equal(broken.status, 1);
+    assert.match(broken.stderr, /^warm-compile-cache\.mjs: main\.mjs: Cannot find module .*gone\.mjs.*\n$/);
   });
 
   it('--external leaves a package to node_modules', async () => {
