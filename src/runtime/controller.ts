@@ -174,8 +174,12 @@ export class Controller<T> {
   private inFlight = 0;
   private readonly parked = new Set<string>();
   /** Keys whose write met a Conflict while the cache was out of date, with the rejected write's path. */
-  private readonly parkedOnConflict = new Map<string, string | undefined>();
+  private readonly parkedOnConflict = new Map<
+    string,
+    { readonly path: string | undefined; readonly until: number }
+  >();
   private parkTimer: TimerHandle | undefined;
+  private conflictTimer: TimerHandle | undefined;
   private readonly clock: Clock;
   private unsubscribe: (() => void) | undefined;
   private unsubscribeInSync: (() => void) | undefined;
@@ -227,26 +231,55 @@ export class Controller<T> {
     this.deps.logger.info('starting workers', { controller: this.name, workers: n });
   }
 
-  /** Parks `key` until the cache reconnects, or (`conflict`) until it is current again. */
-  private park(key: string, conflict?: { readonly path: string | undefined }): void {
-    if (conflict) this.parkedOnConflict.set(key, conflict.path);
-    else this.parked.add(key);
+  private park(key: string): void {
+    this.parked.add(key);
     // A fallback for a cache that stays disconnected (or reconnects unnoticed): retry anyway.
     if (!this.parkTimer) {
       this.parkTimer = this.clock.setTimeout(() => {
         this.parkTimer = undefined;
-        this.requeueParked([...this.parked, ...this.parkedOnConflict.keys()], 'waited for the cache');
-        this.parked.clear();
-        this.parkedOnConflict.clear();
+        this.unparkReconnected();
       }, PARKED_RETRY_MS);
     }
   }
 
-  /** The cache reaches the server again: the keys parked by an outage go back in the queue. */
+  /** The cache reaches the server again (or the fallback delay passed): outage-parked keys go back. */
   private unparkReconnected(): void {
+    if (this.parkTimer) this.clock.clearTimeout(this.parkTimer);
+    this.parkTimer = undefined;
     this.requeueParked([...this.parked], 'waited for the API server');
     this.parked.clear();
-    this.stopParkTimerIfIdle();
+  }
+
+  /**
+   * Parks `key` after a Conflict until the caches concerned are current, or PARKED_RETRY_MS after
+   * this park at the latest (its own deadline: a key parked just before another's deadline still
+   * waits its full delay).
+   */
+  private parkOnConflict(key: string, path: string | undefined): void {
+    this.parkedOnConflict.delete(key); // parked again: its deadline moves to the end
+    this.parkedOnConflict.set(key, { path, until: this.clock.now() + PARKED_RETRY_MS });
+    if (!this.conflictTimer) this.armConflictTimer();
+  }
+
+  /** A timer for the earliest deadline (the first entry: deadlines are in park order). */
+  private armConflictTimer(): void {
+    const first = this.parkedOnConflict.values().next();
+    if (first.done) return;
+    this.conflictTimer = this.clock.setTimeout(
+      () => {
+        this.conflictTimer = undefined;
+        const now = this.clock.now();
+        const due: string[] = [];
+        for (const [key, parked] of this.parkedOnConflict) {
+          if (parked.until > now) break;
+          due.push(key);
+        }
+        for (const key of due) this.parkedOnConflict.delete(key);
+        this.requeueParked(due, 'met a Conflict and waited for the cache');
+        this.armConflictTimer();
+      },
+      Math.max(0, first.value.until - this.clock.now()),
+    );
   }
 
   /** An informer is current again: the Conflict-parked keys whose caches are all current go back. */
@@ -254,24 +287,21 @@ export class Controller<T> {
     const cache = this.deps.cache;
     if (!cache || this.parkedOnConflict.size === 0) return;
     const ready: string[] = [];
-    for (const [key, path] of this.parkedOnConflict) {
-      if (cache.inSync(this.deps.kind, path)) ready.push(key);
+    for (const [key, parked] of this.parkedOnConflict) {
+      if (cache.inSync(this.deps.kind, parked.path)) ready.push(key);
     }
     for (const key of ready) this.parkedOnConflict.delete(key);
     this.requeueParked(ready, 'met a Conflict while the cache was out of date');
-    this.stopParkTimerIfIdle();
+    if (this.parkedOnConflict.size === 0 && this.conflictTimer) {
+      this.clock.clearTimeout(this.conflictTimer);
+      this.conflictTimer = undefined;
+    }
   }
 
   private requeueParked(keys: readonly string[], why: string): void {
     if (keys.length === 0) return;
     this.deps.logger.info(`requeueing reconciles that ${why}`, { controller: this.name, count: keys.length });
     for (const key of keys) this.queue.add(key);
-  }
-
-  private stopParkTimerIfIdle(): void {
-    if (this.parked.size > 0 || this.parkedOnConflict.size > 0 || !this.parkTimer) return;
-    this.clock.clearTimeout(this.parkTimer);
-    this.parkTimer = undefined;
   }
 
   /**
@@ -282,6 +312,7 @@ export class Controller<T> {
     this.unsubscribe?.();
     this.unsubscribeInSync?.();
     if (this.parkTimer) this.clock.clearTimeout(this.parkTimer);
+    if (this.conflictTimer) this.clock.clearTimeout(this.conflictTimer);
     this.parked.clear();
     this.parkedOnConflict.clear();
     const drained = this.queue.shutDownWithDrain();
@@ -439,7 +470,7 @@ export class Controller<T> {
           error: err,
         });
         if (traced) span.addEvent('parked');
-        this.park(key, { path });
+        this.parkOnConflict(key, path);
         return;
       }
       this.onError(err, key, req, log, traced ? span : undefined);

@@ -263,6 +263,39 @@ describe('Controller: a Conflict while the cache is out of date', () => {
     assert.equal(limiter.whens, 0);
     await c.stop(1_000);
   });
+  it('gives each parked key its own fallback delay', async () => {
+    const cache = new FakeConnection();
+    const clock = new FakeClock();
+    const calls = new Map<string, number>();
+    const c = controller(
+      {
+        async reconcile(_ctx, req) {
+          calls.set(req.name, (calls.get(req.name) ?? 0) + 1);
+          if (calls.get(req.name) === 1) throw conflict();
+        },
+      },
+      cache,
+      new CountingLimiter(),
+      clock,
+    );
+    c.start();
+    cache.current = false;
+    c.enqueue('ns/a');
+    await until('a parked', () => c.parkedKeys === 1);
+    clock.step(4_000);
+    c.enqueue('ns/b');
+    await until('b parked', () => c.parkedKeys === 2);
+    clock.step(1_000);
+    await until('a retried at its deadline', () => calls.get('a') === 2);
+    assert.equal(calls.get('b'), 1, 'b still waits: parked 1 s ago');
+    assert.equal(c.parkedKeys, 1);
+    clock.step(3_999);
+    assert.equal(c.parkedKeys, 1);
+    clock.step(1);
+    await until('b retried at its own deadline', () => calls.get('b') === 2);
+    assert.equal(c.parkedKeys, 0);
+    await c.stop(1_000);
+  });
 });
 
 describe('InformerCache.inSync', () => {
