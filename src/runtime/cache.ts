@@ -1,4 +1,4 @@
-import { kindKey, type Kind } from '../client/kind.ts';
+import { kindKey, type Kind, type KindSpec } from '../client/kind.ts';
 import {
   PARTIAL_METADATA_ACCEPT,
   PARTIAL_METADATA_LIST_ACCEPT,
@@ -25,12 +25,20 @@ export interface CacheOptions {
   readonly watchList?: boolean;
 }
 
-/** Whether the cache reaches the API server; what a controller waits on during an outage. */
+/** Whether the cache reaches the API server and is current; what a controller waits on after faults. */
 export interface CacheConnection {
   /** True while every informer's last list or watch reached the server. */
   readonly connected: boolean;
   /** Calls `listener` each time every informer reaches the server again after a failure. */
   onConnected(listener: () => void): () => void;
+  /**
+   * Whether the cached copies of `kind`, and of the kind the API path `path` names (a write's path,
+   * e.g. a 409's), are current: every informer of them connected, listed and not relisting
+   * (Informer.inSync). A kind the cache does not hold counts as current (reads of it go to the server).
+   */
+  inSync(kind: KindSpec, path?: string): boolean;
+  /** Calls `listener` each time one of the cache's informers becomes current again. */
+  onInSync(listener: () => void): () => void;
 }
 
 /**
@@ -41,6 +49,9 @@ export class InformerCache implements CacheConnection {
   private readonly informers = new Map<string, Informer<ObjectLike>[]>();
   private readonly listParams = new Map<string, () => Query>();
   private readonly connectionListeners = new Set<() => void>();
+  private readonly inSyncListeners = new Set<() => void>();
+  /** The kinds held, by `group/plural` (how an API path names them, whatever its version). */
+  private readonly kindsByResource = new Map<string, KindSpec>();
   private started = false;
   private readonly transport: Transport;
   private readonly options: CacheOptions;
@@ -102,7 +113,11 @@ export class InformerCache implements CacheConnection {
         informer.onConnected(() => {
           if (this.connected) for (const l of [...this.connectionListeners]) l();
         });
+        informer.onInSync(() => {
+          for (const l of [...this.inSyncListeners]) l();
+        });
       }
+      this.kindsByResource.set(`${kind.group}/${kind.plural}`, kind);
       this.informers.set(key, list as unknown as Informer<ObjectLike>[]);
       if (this.started) for (const i of list) i.start();
     }
@@ -220,6 +235,39 @@ export class InformerCache implements CacheConnection {
   onConnected(listener: () => void): () => void {
     this.connectionListeners.add(listener);
     return () => this.connectionListeners.delete(listener);
+  }
+
+  inSync(kind: KindSpec, path?: string): boolean {
+    const named = path === undefined ? undefined : this.kindAt(path);
+    return this.kindInSync(kind) && (named === undefined || this.kindInSync(named));
+  }
+
+  onInSync(listener: () => void): () => void {
+    this.inSyncListeners.add(listener);
+    return () => this.inSyncListeners.delete(listener);
+  }
+
+  /** Every informer of `kind` (full and metadata-only) is current; true when none exists. */
+  private kindInSync(kind: KindSpec): boolean {
+    const id = kindKey(kind);
+    for (const key of [id, `${id}${METADATA_SUFFIX}`])
+      for (const informer of this.informers.get(key) ?? []) if (!informer.inSync) return false;
+    return true;
+  }
+
+  /**
+   * The held kind an API path (`/api/v1/namespaces/ns/configmaps/x`, `/apis/g/v/things/x/status`,
+   * with or without a query) is about, matched by group and plural whatever the version.
+   */
+  private kindAt(path: string): KindSpec | undefined {
+    const parts = path.split('?', 1)[0]!.split('/');
+    // ['', 'api', v, ...rest] or ['', 'apis', group, v, ...rest]
+    const group = parts[1] === 'api' ? '' : parts[1] === 'apis' ? parts[2] : undefined;
+    if (group === undefined) return undefined;
+    const rest = parts.slice(parts[1] === 'api' ? 3 : 4);
+    // namespaces/<ns>/<plural>/... names a namespaced kind; namespaces/<name>[/status] is Namespace.
+    const namespaced = rest[0] === 'namespaces' ? this.kindsByResource.get(`${group}/${rest[2]}`) : undefined;
+    return namespaced ?? this.kindsByResource.get(`${group}/${rest[0]}`);
   }
 
   get hasSynced(): boolean {

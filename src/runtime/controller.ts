@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { context as otelContext, trace, type Context, type Span, type Tracer } from '@opentelemetry/api';
-import { isConflict } from '../client/api-error.ts';
+import { isApiError, isConflict } from '../client/api-error.ts';
 import type { Kind } from '../client/kind.ts';
 import type { CacheConnection } from './cache.ts';
 import { realClock, type Clock, type TimerHandle } from './clock.ts';
@@ -128,7 +128,8 @@ export interface ControllerDeps<T> {
   readonly gate?: ReconcileGate;
   /**
    * The cache the reconciler reads: while it cannot reach the API server, reconciles that fail
-   * because the server is unavailable wait for it to reconnect instead of taking rate-limiter tokens.
+   * because the server is unavailable wait for it to reconnect instead of taking rate-limiter tokens;
+   * while it is out of date, reconciles that fail with a Conflict wait for it to catch up.
    */
   readonly cache?: CacheConnection;
   /** Time for the queue's delays and backoff (FakeClock in tests). */
@@ -143,7 +144,7 @@ export interface StopOutcome {
   readonly aborted: number;
 }
 
-/** How long a parked key waits at most when the cache does not report reconnecting. */
+/** How long a parked key waits at most when the cache does not report reconnecting (or catching up). */
 const PARKED_RETRY_MS = 5_000;
 
 /**
@@ -157,6 +158,11 @@ const PARKED_RETRY_MS = 5_000;
  * cache is disconnected parks its key instead; parked keys are queued again (without a token) when
  * the cache reconnects, or every few seconds while it stays disconnected, and the relist that
  * follows a watch gap queues every object anyway.
+ *
+ * Likewise a Conflict while the cache of the controller's kind, or of the kind the rejected write
+ * was for, is not current (disconnected, or relisting after a watch gap): every retry would read the
+ * same stale object and be refused again, so the key is parked until that cache is current again
+ * (then queued once), or the same few seconds. A Conflict with a current cache is retried as before.
  */
 export class Controller<T> {
   readonly name: string;
@@ -167,9 +173,16 @@ export class Controller<T> {
   private readonly labels: { controller: string };
   private inFlight = 0;
   private readonly parked = new Set<string>();
+  /** Keys whose write met a Conflict while the cache was out of date, with the rejected write's path. */
+  private readonly parkedOnConflict = new Map<
+    string,
+    { readonly path: string | undefined; readonly until: number }
+  >();
   private parkTimer: TimerHandle | undefined;
+  private conflictTimer: TimerHandle | undefined;
   private readonly clock: Clock;
   private unsubscribe: (() => void) | undefined;
+  private unsubscribeInSync: (() => void) | undefined;
   private readonly tracer: Tracer;
   private readonly spanName: string;
   /** controller-runtime's per-controller log keys. */
@@ -205,14 +218,15 @@ export class Controller<T> {
     this.queue.add(key, this.usePriority ? priority : NORMAL_PRIORITY);
   }
 
-  /** Keys waiting for the cache to reconnect (see the class comment). */
+  /** Keys waiting for the cache to reconnect or catch up (see the class comment). */
   get parkedKeys(): number {
-    return this.parked.size;
+    return this.parked.size + this.parkedOnConflict.size;
   }
 
   start(): void {
     const n = Math.max(1, this.deps.options.maxConcurrentReconciles ?? 1);
-    this.unsubscribe = this.deps.cache?.onConnected(() => this.unpark());
+    this.unsubscribe = this.deps.cache?.onConnected(() => this.unparkReconnected());
+    this.unsubscribeInSync = this.deps.cache?.onInSync(() => this.unparkConflicts());
     this.workers = Array.from({ length: n }, () => this.work());
     this.deps.logger.info('starting workers', { controller: this.name, workers: n });
   }
@@ -223,21 +237,71 @@ export class Controller<T> {
     if (!this.parkTimer) {
       this.parkTimer = this.clock.setTimeout(() => {
         this.parkTimer = undefined;
-        this.unpark();
+        this.unparkReconnected();
       }, PARKED_RETRY_MS);
     }
   }
 
-  private unpark(): void {
+  /** The cache reaches the server again (or the fallback delay passed): outage-parked keys go back. */
+  private unparkReconnected(): void {
     if (this.parkTimer) this.clock.clearTimeout(this.parkTimer);
     this.parkTimer = undefined;
-    if (this.parked.size === 0) return;
-    this.deps.logger.info('requeueing reconciles that waited for the API server', {
-      controller: this.name,
-      count: this.parked.size,
-    });
-    for (const key of this.parked) this.queue.add(key);
+    this.requeueParked([...this.parked], 'waited for the API server');
     this.parked.clear();
+  }
+
+  /**
+   * Parks `key` after a Conflict until the caches concerned are current, or PARKED_RETRY_MS after
+   * this park at the latest (its own deadline: a key parked just before another's deadline still
+   * waits its full delay).
+   */
+  private parkOnConflict(key: string, path: string | undefined): void {
+    this.parkedOnConflict.delete(key); // parked again: its deadline moves to the end
+    this.parkedOnConflict.set(key, { path, until: this.clock.now() + PARKED_RETRY_MS });
+    if (!this.conflictTimer) this.armConflictTimer();
+  }
+
+  /** A timer for the earliest deadline (the first entry: deadlines are in park order). */
+  private armConflictTimer(): void {
+    const first = this.parkedOnConflict.values().next();
+    if (first.done) return;
+    this.conflictTimer = this.clock.setTimeout(
+      () => {
+        this.conflictTimer = undefined;
+        const now = this.clock.now();
+        const due: string[] = [];
+        for (const [key, parked] of this.parkedOnConflict) {
+          if (parked.until > now) break;
+          due.push(key);
+        }
+        for (const key of due) this.parkedOnConflict.delete(key);
+        this.requeueParked(due, 'met a Conflict and waited for the cache');
+        this.armConflictTimer();
+      },
+      Math.max(0, first.value.until - this.clock.now()),
+    );
+  }
+
+  /** An informer is current again: the Conflict-parked keys whose caches are all current go back. */
+  private unparkConflicts(): void {
+    const cache = this.deps.cache;
+    if (!cache || this.parkedOnConflict.size === 0) return;
+    const ready: string[] = [];
+    for (const [key, parked] of this.parkedOnConflict) {
+      if (cache.inSync(this.deps.kind, parked.path)) ready.push(key);
+    }
+    for (const key of ready) this.parkedOnConflict.delete(key);
+    this.requeueParked(ready, 'met a Conflict while the cache was out of date');
+    if (this.parkedOnConflict.size === 0 && this.conflictTimer) {
+      this.clock.clearTimeout(this.conflictTimer);
+      this.conflictTimer = undefined;
+    }
+  }
+
+  private requeueParked(keys: readonly string[], why: string): void {
+    if (keys.length === 0) return;
+    this.deps.logger.info(`requeueing reconciles that ${why}`, { controller: this.name, count: keys.length });
+    for (const key of keys) this.queue.add(key);
   }
 
   /**
@@ -246,8 +310,11 @@ export class Controller<T> {
    */
   async stop(deadlineMs: number): Promise<StopOutcome> {
     this.unsubscribe?.();
+    this.unsubscribeInSync?.();
     if (this.parkTimer) this.clock.clearTimeout(this.parkTimer);
+    if (this.conflictTimer) this.clock.clearTimeout(this.conflictTimer);
     this.parked.clear();
+    this.parkedOnConflict.clear();
     const drained = this.queue.shutDownWithDrain();
     const late = await raceTimeout(
       drained.then(() => false),
@@ -393,6 +460,17 @@ export class Controller<T> {
         log.debug('API server unavailable; the reconcile waits for the cache to reconnect', { error: err });
         if (traced) span.addEvent('parked');
         this.park(key);
+        return;
+      }
+      const path = isApiError(err) ? err.path : undefined;
+      if (isConflict(err) && cache && !this.queue.isShuttingDown && !cache.inSync(this.deps.kind, path)) {
+        // The write was based on a cached object the cache has not caught up on: a retry before it
+        // does reads the same object and is refused again.
+        log.debug('conflict while the cache is out of date; the reconcile waits for it to catch up', {
+          error: err,
+        });
+        if (traced) span.addEvent('parked');
+        this.parkOnConflict(key, path);
         return;
       }
       this.onError(err, key, req, log, traced ? span : undefined);

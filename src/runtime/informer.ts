@@ -118,6 +118,16 @@ export class Informer<T extends ObjectLike> {
     return this.watcher.onConnected(listener);
   }
 
+  /** True while the store is current: connected, listed, not relisting (Watcher.inSync). */
+  get inSync(): boolean {
+    return this.watcher.inSync;
+  }
+
+  /** Calls `listener` each time the store becomes current again after a failure or a relist. */
+  onInSync(listener: () => void): () => void {
+    return this.watcher.onInSync(listener);
+  }
+
   /** Resolves once the first list is in the store. */
   waitForSync(): Promise<void> {
     return this.store.waitForSync();

@@ -113,6 +113,13 @@ export class Watcher<T extends ObjectLike> implements AsyncIterable<WatcherEvent
   private watchListRefused = false;
   private connectedNow = false;
   private readonly connectionListeners = new Set<() => void>();
+  /**
+   * What the consumer holds is as new as the server's answers: a list was completed, or (after a
+   * failure) the resumed watch delivered an event or bookmark. False from a failure or a relist on.
+   */
+  private fresh = false;
+  private inSyncNow = false;
+  private readonly inSyncListeners = new Set<() => void>();
   /** Counts, for tests and metrics (`lists` counts watch-lists too; `watchLists` those alone). */
   readonly stats = { lists: 0, watches: 0, relists: 0, events: 0, watchLists: 0 };
 
@@ -140,6 +147,21 @@ export class Watcher<T extends ObjectLike> implements AsyncIterable<WatcherEvent
     return () => this.connectionListeners.delete(listener);
   }
 
+  /**
+   * True while the stream is current: connected, listed, and not relisting; after a failure, only
+   * once a list completed or the resumed watch delivered something (an opened watch that the server
+   * then ends with 410 Gone never counts as current).
+   */
+  get inSync(): boolean {
+    return this.inSyncNow;
+  }
+
+  /** Calls `listener` each time the stream becomes current again (see inSync). */
+  onInSync(listener: () => void): () => void {
+    this.inSyncListeners.add(listener);
+    return () => this.inSyncListeners.delete(listener);
+  }
+
   /** Replaces the extra list/watch query parameters (takes effect at the next list or watch). */
   setListParams(params: (() => Query) | undefined): void {
     this.listParams = params;
@@ -150,6 +172,7 @@ export class Watcher<T extends ObjectLike> implements AsyncIterable<WatcherEvent
     if (this.stopped) return;
     this.restartRequested = true;
     this.version = undefined;
+    this.setFresh(false);
     this.abort?.abort();
   }
 
@@ -212,7 +235,22 @@ export class Watcher<T extends ObjectLike> implements AsyncIterable<WatcherEvent
   private setConnected(connected: boolean): void {
     if (this.connectedNow === connected) return;
     this.connectedNow = connected;
+    if (!connected) this.fresh = false;
+    this.updateInSync();
     if (connected) for (const l of [...this.connectionListeners]) l();
+  }
+
+  /** Records whether what was delivered is current (see `fresh`), and tells listeners when it is again. */
+  private setFresh(fresh: boolean): void {
+    this.fresh = fresh;
+    this.updateInSync();
+  }
+
+  private updateInSync(): void {
+    const now = this.connectedNow && this.fresh && this.version !== undefined;
+    if (now === this.inSyncNow) return;
+    this.inSyncNow = now;
+    if (now) for (const l of [...this.inSyncListeners]) l();
   }
 
   /**
@@ -251,6 +289,7 @@ export class Watcher<T extends ObjectLike> implements AsyncIterable<WatcherEvent
         if (err instanceof WatchExpired || isGone(err)) {
           this.options.logger.info('watch expired (410 Gone); relisting', { kind: this.client.kind.kind });
           this.version = undefined;
+          this.setFresh(false);
           this.stats.relists++;
           continue;
         }
@@ -340,6 +379,7 @@ export class Watcher<T extends ObjectLike> implements AsyncIterable<WatcherEvent
       onEvent({ type: 'initDone', resourceVersion });
     }
     this.version = list.metadata.resourceVersion;
+    this.setFresh(true);
   }
 
   /**
@@ -388,6 +428,7 @@ export class Watcher<T extends ObjectLike> implements AsyncIterable<WatcherEvent
               if (!started) onEvent({ type: 'init' });
               onEvent({ type: 'initDone', resourceVersion });
               this.version = resourceVersion;
+              this.setFresh(true);
               return;
             }
             case 'DELETED':
@@ -447,5 +488,6 @@ export class Watcher<T extends ObjectLike> implements AsyncIterable<WatcherEvent
     else if (event.type !== 'BOOKMARK') onEvent({ type: 'applied', object: event.object });
     const rv = event.object.metadata?.resourceVersion;
     if (rv) this.version = rv;
+    if (!this.fresh) this.setFresh(true);
   }
 }

@@ -471,6 +471,33 @@ async function quietPass(
   return { writes, reconciles, diagnosis };
 }
 
+/** The controller's debug lines about 409 Conflicts from the operator's log. */
+const CONFLICT_RETRIED = 'conflict writing a stale object; requeueing';
+const CONFLICT_PARKED = 'conflict while the cache is out of date; the reconcile waits for it to catch up';
+
+/**
+ * Conflicts the operator's reconciles met in the whole run: retried through the rate limiter
+ * (`conflictRetries`), parked until the cache caught up (`conflictParks`), and the most for one
+ * object (`maxConflictsOneObject`, both kinds together).
+ */
+function conflictFigures(op: OperatorProcess): Figures {
+  const perObject = new Map<string, number>();
+  let retries = 0;
+  let parks = 0;
+  for (const line of op.log()) {
+    if (line.msg !== CONFLICT_RETRIED && line.msg !== CONFLICT_PARKED) continue;
+    if (line.msg === CONFLICT_RETRIED) retries++;
+    else parks++;
+    const key = `${String(line['namespace'])}/${String(line['name'])}`;
+    perObject.set(key, (perObject.get(key) ?? 0) + 1);
+  }
+  return {
+    conflictRetries: retries,
+    conflictParks: parks,
+    maxConflictsOneObject: Math.max(0, ...perObject.values()),
+  };
+}
+
 /** API server killed hard (SIGKILL, 4 s down) while the dependents converge: nothing lost, quiet after. */
 export async function dependentsApiServerRestart(env: FaultEnv, ns: string): Promise<Figures> {
   await env.cluster.createNamespace(ns);
@@ -516,6 +543,7 @@ export async function dependentsApiServerRestart(env: FaultEnv, ns: string): Pro
       quietPassReconciles: quiet.reconciles,
       quietPassWrites: 0,
       deploymentStatusPatches: standIn.patches,
+      ...conflictFigures(op),
     };
     await op.stop();
     assert.equal((await op.exited).code, 0, op.logTail());

@@ -133,6 +133,54 @@ describe('Informer after a watch gap', () => {
     await informer.stop();
   });
 
+  it('is in sync only once a relist is done: a resumed watch the server then ends with 410 does not count', async () => {
+    const lw = new FakeListWatcher();
+    lw.items = [thing('a', '1')];
+    const clock = new FakeClock();
+    const { informer, seen } = recordingInformer(lw, clock);
+    const inSyncAt: string[] = [];
+    informer.onInSync(() => inSyncAt.push(seen.join(',')));
+    informer.start();
+    await informer.waitForSync();
+    const session = await lw.nextSession(0);
+    assert.equal(informer.inSync, true);
+    assert.equal(inSyncAt.length, 1);
+    seen.length = 0;
+
+    session.fail(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+    await settle();
+    assert.equal(informer.inSync, false, 'disconnected');
+    lw.listRv = '20';
+    lw.items = [thing('a', '12')];
+    clock.step(30_000);
+    const resumed = await lw.nextSession(1); // the watch opens: connected, but nothing received yet
+    assert.equal(informer.connected, true);
+    assert.equal(informer.inSync, false, 'an opened watch alone does not say the cache caught up');
+    resumed.emit({ type: 'ERROR', object: { code: 410, message: 'too old resource version' } as ObjectLike });
+    await lw.nextSession(2);
+    assert.equal(informer.inSync, true);
+    assert.deepEqual(inSyncAt, ['add a', 'update a@12'], 'told once more, after the relist was delivered');
+    await informer.stop();
+  });
+
+  it('is in sync again when a watch resumed after a failure delivers an event', async () => {
+    const lw = new FakeListWatcher();
+    lw.items = [thing('a', '1')];
+    const clock = new FakeClock();
+    const { informer } = recordingInformer(lw, clock);
+    informer.start();
+    await informer.waitForSync();
+    const session = await lw.nextSession(0);
+    session.fail(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+    await settle();
+    clock.step(30_000);
+    const resumed = await lw.nextSession(1);
+    assert.equal(informer.inSync, false);
+    resumed.emit({ type: 'MODIFIED', object: thing('a', '11') });
+    assert.equal(informer.inSync, true);
+    await informer.stop();
+  });
+
   it('retries an unreachable server, and a 404 after its restart, at most 2 s apart', async () => {
     const lw = new FakeListWatcher();
     const clock = new FakeClock();
