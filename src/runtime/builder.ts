@@ -227,21 +227,21 @@ export class ControllerBuilder<T extends ObjectLike = ObjectLike> {
     const predicates = [...this.globalPredicates, ...w.predicates];
     const filtered = predicates.length > 0;
     const toKeys = w.toKeys;
+    const enqueueKeys = (keys: readonly string[], priority: number | undefined): void => {
+      for (let i = 0; i < keys.length; i++) controller.enqueue(keys[i] as string, priority);
+    };
     // The for-kind's key is the store's (when given; objectKey otherwise): one string per object.
     const enqueue = w.self
       ? (obj: ObjectLike, priority: number | undefined, key: string | undefined): void =>
           controller.enqueue(key ?? objectKey(obj), priority)
-      : (obj: ObjectLike, priority: number | undefined): void => {
-          const keys = toKeys(obj);
-          for (let i = 0; i < keys.length; i++) controller.enqueue(keys[i] as string, priority);
-        };
+      : (obj: ObjectLike, priority: number | undefined): void => enqueueKeys(toKeys(obj), priority);
     /** An update: the new object's keys, then the old object's that differ (an owner change). */
     const enqueueUpdate = w.self
       ? (_old: ObjectLike, obj: ObjectLike, priority: number | undefined, key: string | undefined): void =>
-          controller.enqueue(key ?? objectKey(obj), priority)
+          enqueue(obj, priority, key)
       : (oldObj: ObjectLike, obj: ObjectLike, priority: number | undefined): void => {
           const keys = toKeys(obj);
-          for (let i = 0; i < keys.length; i++) controller.enqueue(keys[i] as string, priority);
+          enqueueKeys(keys, priority);
           if (oldObj === obj) return;
           const oldKeys = toKeys(oldObj);
           for (let i = 0; i < oldKeys.length; i++) {
